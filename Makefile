@@ -1,0 +1,49 @@
+# Cardhall. Quick start: `make run` (serve the demo on http://127.0.0.1:8000), `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test install migrate demo serve worker beat lint format bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	$(BIN)/python manage.py migrate --noinput
+
+demo: migrate
+	$(BIN)/python manage.py demo_data
+
+run: demo
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	$(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --ws websockets
+
+worker: install
+	$(BIN)/celery -A config worker --loglevel INFO --concurrency 2
+
+beat: install
+	$(BIN)/celery -A config beat --loglevel INFO
+
+test: install
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff check --fix . && $(BIN)/ruff format .
+
+bench: install
+	$(BIN)/python benchmarks/engine_dogblade.py
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache

@@ -1,0 +1,19 @@
+from django.conf import settings
+from django.db import models
+
+
+class Profile(models.Model):
+    """What a player shows of themselves. Created with the account (accounts.services)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    display_name = models.CharField(max_length=40, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return self.display_name or self.user.get_username()

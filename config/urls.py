@@ -1,0 +1,18 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from games import views as game_views
+
+urlpatterns = [
+    path("", game_views.home, name="home"),
+    path("healthz", game_views.healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("allauth.urls")),
+    path("", include("accounts.urls")),
+    path("", include("games.urls")),
+]
+
+handler400 = "games.views.bad_request"
+handler403 = "games.views.permission_denied"
+handler404 = "games.views.page_not_found"
+handler500 = "games.views.server_error"

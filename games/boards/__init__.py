@@ -1,0 +1,16 @@
+"""How each game's board is presented: its template and how its events read in the log.
+
+Presentation only (no rules): each module turns an engine view and engine events into
+what a template needs. One module per game, registered by slug.
+"""
+
+from __future__ import annotations
+
+from games.boards import dogblade
+from games.boards.base import BoardPresenter
+
+_PRESENTERS: dict[str, BoardPresenter] = {"dogblade": dogblade.PRESENTER}
+
+
+def presenter_for(slug: str) -> BoardPresenter:
+    return _PRESENTERS[slug]

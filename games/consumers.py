@@ -1,0 +1,38 @@
+"""The match socket: authenticate, join the right group, forward already-rendered boards.
+
+Consumers never write to the database or call the engine; moves go over HTTP POST.
+"""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from games import notifications, selectors
+
+
+class MatchConsumer(AsyncWebsocketConsumer):
+    group: str | None = None
+
+    async def connect(self) -> None:
+        match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        self.group = await database_sync_to_async(selectors.socket_group_for)(
+            match_id=match_id, user=self.scope.get("user")
+        )
+        if self.group is None:
+            await self.close(code=4404)
+            return
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        # Catch up on anything missed while disconnected: the page re-fetches its board.
+        await self.send(text_data=notifications.sync_fragment(match_id))
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Nothing is accepted from the client: moves are HTTP POSTs."""
+
+    async def board_push(self, event: dict) -> None:
+        await self.send(text_data=event["html"])

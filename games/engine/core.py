@@ -1,0 +1,140 @@
+"""The engine contract every game implements, and the values it trades in.
+
+Invariants:
+- A game is a stateless object; all match data lives in an immutable state value.
+- `apply` never mutates its input and raises `IllegalMove` with a message a player can read.
+- `new` + the same moves always gives the same states and events (all chance comes from
+  `Chance`, keyed by the match's secret seed).
+- `view(state, seat)` is exactly what that seat may know; nothing else may leave the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Protocol, runtime_checkable
+
+from games.engine.chance import Chance
+
+__all__ = [
+    "Chance",
+    "Event",
+    "Game",
+    "IllegalMove",
+    "InvalidOptions",
+    "Move",
+    "Outcome",
+    "replay",
+]
+
+Move = dict[str, Any]
+"""A move is a JSON-able dict with at least a "type", e.g. {"type": "attack"}."""
+
+
+class InvalidOptions(ValueError):
+    """Match options (or a fixed deal) the game cannot start from; `message` is for people."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class IllegalMove(Exception):
+    """A move the rules do not allow here; `message` is written for the player."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class Event(NamedTuple):
+    """Something that happened, for animations, the match log and quest progress.
+
+    `visible_to` lists the seats allowed to see it; None means everyone, spectators included.
+    (A NamedTuple rather than a dataclass: events are made on every move of the hot path.)
+    """
+
+    type: str
+    data: Mapping[str, Any]
+    visible_to: tuple[int, ...] | None = None
+
+    def is_visible_to(self, seat: int | None) -> bool:
+        return self.visible_to is None or (seat is not None and seat in self.visible_to)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, **self.data}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished match ended.
+
+    `ranking` lists seats best first; seats that tied share a tuple.
+    """
+
+    winners: tuple[int, ...]
+    ranking: tuple[tuple[int, ...], ...]
+    reason: str
+    scores: tuple[int, ...] | None = None
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winners": list(self.winners),
+            "ranking": [list(group) for group in self.ranking],
+            "reason": self.reason,
+            "scores": list(self.scores) if self.scores is not None else None,
+        }
+
+
+@runtime_checkable
+class Game(Protocol):
+    slug: str
+    name: str
+    min_seats: int
+    max_seats: int
+
+    def new(self, seats: int, seed: bytes, options: Mapping[str, Any] | None = None) -> Any: ...
+
+    def to_act(self, state: Any) -> tuple[int, ...]: ...
+
+    def legal_moves(self, state: Any, seat: int) -> list[Move]: ...
+
+    def is_legal(self, state: Any, seat: int, move: Move) -> bool: ...
+
+    def apply(self, state: Any, seat: int, move: Move) -> tuple[Any, list[Event]]: ...
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]: ...
+
+    def outcome(self, state: Any) -> Outcome | None: ...
+
+    def sample_hidden(self, state: Any, seat: int, chance: Chance) -> Any: ...
+
+    def forfeit(self, state: Any, seat: int, reason: str) -> Outcome:
+        """The outcome when `seat` resigns or runs out of time ("resign", "timeout")."""
+        ...
+
+
+def forfeit_two_player(seat: int, reason: str) -> Outcome:
+    """In a two-player game the other seat wins whatever the position."""
+    winner = 1 - seat
+    return Outcome(winners=(winner,), ranking=((winner,), (seat,)), reason=reason)
+
+
+def replay(
+    game: Game,
+    seats: int,
+    seed: bytes,
+    options: Mapping[str, Any] | None,
+    moves: Iterable[tuple[int, Move]],
+) -> tuple[Any, list[list[Event]]]:
+    """Rebuild a match from its move log: the final state and each move's events."""
+    state = game.new(seats, seed, options)
+    events: list[list[Event]] = []
+    for seat, move in moves:
+        state, move_events = game.apply(state, seat, move)
+        events.append(move_events)
+    return state, events

@@ -1,0 +1,29 @@
+"""slug -> Game. The only place that knows which games exist."""
+
+from __future__ import annotations
+
+from games.engine.core import Game
+from games.engine.dogblade import DogBlade
+
+_GAMES: dict[str, Game] = {game.slug: game for game in (DogBlade(),)}
+
+
+class UnknownGame(LookupError):
+    def __init__(self, slug: str) -> None:
+        super().__init__(f"There is no game called “{slug}”.")
+        self.message = str(self)
+
+
+def get(slug: str) -> Game:
+    try:
+        return _GAMES[slug]
+    except KeyError:
+        raise UnknownGame(slug) from None
+
+
+def all() -> list[Game]:  # noqa: A001 - the contract names it `all`
+    return list(_GAMES.values())
+
+
+def slugs() -> list[str]:
+    return list(_GAMES)

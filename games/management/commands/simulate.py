@@ -1,0 +1,179 @@
+"""`manage.py simulate <game>`: AI-vs-AI matches through the engine, no database.
+
+Each match's seed is sha256(f"{seed}:{index}"), so a run is reproducible from --seed.
+The bots rotate through the seats (match i puts bot k in seat (k + i) mod seats), so a
+bot's wins are not just its seat's advantage; --fixed-seats turns that off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from games import ai
+from games.ai.play import EngineClock, play_match
+from games.engine import registry
+from games.engine.core import Game
+
+
+def match_seed(seed: int, index: int) -> bytes:
+    return hashlib.sha256(f"{seed}:{index}".encode()).digest()
+
+
+def seat_order(bot_count: int, index: int, rotate: bool) -> list[int]:
+    """Which bot (by position in --bots) sits in each seat in match `index`."""
+    if not rotate:
+        return list(range(bot_count))
+    return [(seat - index) % bot_count for seat in range(bot_count)]
+
+
+class Command(BaseCommand):
+    help = "Play AI-vs-AI matches of a game through the engine (no database) and report."
+    # Pure engine work: no models, URLs or templates, so the system checks have nothing to
+    # say, and skipping them lets the simulator run while the web app is half built.
+    requires_system_checks: list[str] = []
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("game", help=f"game slug: {', '.join(registry.slugs())}")
+        parser.add_argument("--matches", type=int, default=100, help="matches to play")
+        parser.add_argument(
+            "--bots",
+            default="random",
+            help=f"comma-separated bot names, one per seat (known: {', '.join(ai.bot_names())}); "
+            "one name fills every seat",
+        )
+        parser.add_argument("--seats", type=int, help="seats per match (default: the minimum)")
+        parser.add_argument("--seed", type=int, default=1, help="run seed (default 1)")
+        parser.add_argument("--max-plies", type=int, default=10_000, help="cut a match off here")
+        parser.add_argument("--fixed-seats", action="store_true", help="do not rotate seats")
+        parser.add_argument("--json", action="store_true", help="print JSON, not a table")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        game = self._game(options["game"])
+        names = self._bot_names(game, options["bots"], options["seats"])
+        if options["matches"] < 1:
+            raise CommandError("--matches must be at least 1.")
+        if options["max_plies"] < 1:
+            raise CommandError("--max-plies must be at least 1.")
+        report = simulate(
+            game,
+            names,
+            matches=options["matches"],
+            seed=options["seed"],
+            max_plies=options["max_plies"],
+            rotate=not options["fixed_seats"],
+        )
+        if options["json"]:
+            self.stdout.write(json.dumps(report, indent=2))
+        else:
+            self.stdout.write(format_table(report))
+
+    def _game(self, slug: str) -> Game:
+        try:
+            return registry.get(slug)
+        except registry.UnknownGame as error:
+            known = ", ".join(registry.slugs())
+            raise CommandError(f"{error.message} Known games: {known}.") from None
+
+    def _bot_names(self, game: Game, bots: str, seats: int | None) -> list[str]:
+        names = [name.strip() for name in bots.split(",")]
+        for name in names:
+            try:
+                ai.get_bot(name)
+            except ai.UnknownBot as error:
+                raise CommandError(error.message) from None
+        if len(names) == 1:
+            names *= game.min_seats if seats is None else seats
+        elif seats is not None and seats != len(names):
+            raise CommandError(f"--seats {seats} does not match the {len(names)} bots given.")
+        if not game.min_seats <= len(names) <= game.max_seats:
+            allowed = (
+                f"exactly {game.min_seats}"
+                if game.min_seats == game.max_seats
+                else f"{game.min_seats} to {game.max_seats}"
+            )
+            raise CommandError(f"{game.name} is played by {allowed} players, not {len(names)}.")
+        return names
+
+
+def simulate(
+    game: Game, names: Sequence[str], *, matches: int, seed: int, max_plies: int, rotate: bool
+) -> dict[str, Any]:
+    """Play `matches` matches and tally them (the JSON the command prints)."""
+    seats = len(names)
+    clock = EngineClock()
+    wins_by_seat = [0] * seats
+    wins_by_bot = [0] * seats
+    draws = unfinished = total_plies = max_plies_seen = 0
+    started = time.perf_counter()
+    for index in range(matches):
+        order = seat_order(seats, index, rotate)
+        bots = [ai.get_bot(names[bot]) for bot in order]
+        state, plies, _moves = play_match(
+            game, match_seed(seed, index), bots, max_plies=max_plies, clock=clock
+        )
+        total_plies += plies
+        max_plies_seen = max(max_plies_seen, plies)
+        outcome = game.outcome(state)
+        if outcome is None:
+            unfinished += 1
+        elif outcome.is_draw:
+            draws += 1
+        for seat in outcome.winners if outcome else ():
+            wins_by_seat[seat] += 1
+            wins_by_bot[order[seat]] += 1
+    return {
+        "game": game.slug,
+        "matches": matches,
+        "seed": seed,
+        "seats": seats,
+        "rotate_seats": rotate,
+        "bots": [
+            {"bot": name, "wins": wins} for name, wins in zip(names, wins_by_bot, strict=True)
+        ],
+        "wins_by_seat": wins_by_seat,
+        "wins": matches - draws - unfinished,  # matches someone won
+        "draws": draws,
+        "unfinished": unfinished,
+        "plies": {"mean": round(total_plies / matches, 2), "max": max_plies_seen},
+        "engine_moves": clock.moves,
+        "engine_seconds": round(clock.seconds, 4),
+        "engine_moves_per_second": round(clock.moves_per_second),
+        "wall_seconds": round(time.perf_counter() - started, 3),
+    }
+
+
+def format_table(report: dict[str, Any]) -> str:
+    matches = report["matches"]
+
+    def share(count: int) -> str:
+        return f"{count:>8}  {100 * count / matches:5.1f}%"
+
+    lines = [
+        f"{report['game']}: {matches} matches, seed {report['seed']}, "
+        f"{'rotating' if report['rotate_seats'] else 'fixed'} seats",
+        "",
+        f"{'':<16}{'wins':>8}  {'share':>6}",
+    ]
+    for position, bot in enumerate(report["bots"]):
+        label = f"bot {position} {bot['bot']}"
+        lines.append(f"{label:<16}{share(bot['wins'])}")
+    for seat, wins in enumerate(report["wins_by_seat"]):
+        label = f"seat {seat}"
+        lines.append(f"{label:<16}{share(wins)}")
+    lines.append(f"{'draws':<16}{share(report['draws'])}")
+    if report["unfinished"]:
+        lines.append(f"{'unfinished':<16}{share(report['unfinished'])}")
+    lines += [
+        "",
+        f"plies: mean {report['plies']['mean']}, max {report['plies']['max']}",
+        f"engine: {report['engine_moves']} moves in {report['engine_seconds']} s "
+        f"= {report['engine_moves_per_second']:,} moves/s (apply + legal_moves only)",
+        f"wall time: {report['wall_seconds']} s",
+    ]
+    return "\n".join(lines)

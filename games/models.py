@@ -1,0 +1,153 @@
+"""A match is its move log: Match + Seat + an append-only Move table.
+
+The state of a match is always `replay(moves)` through its engine (games.engine); nothing
+here holds game logic. Every write goes through games.services.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from accounts.names import display_name
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for players"
+        ACTIVE = "active", "In play"
+        FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+
+    game = models.SlugField(max_length=32)
+    options = models.JSONField(default=dict, blank=True)
+    size = models.PositiveSmallIntegerField(default=2)  # number of seats
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
+    seed = models.BinaryField(max_length=32, editable=False)  # secret until the match ends
+    seed_commitment = models.CharField(max_length=64, editable=False)  # sha256(seed), public
+    ply = models.PositiveIntegerField(default=0)
+    to_act = models.CharField(max_length=32, blank=True)  # seats to move now, "0" or "0,2"
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    outcome = models.JSONField(null=True, blank=True)  # core.Outcome.to_json() once finished
+
+    class Meta:
+        verbose_name_plural = "matches"
+        indexes = [models.Index(fields=["status", "-updated"])]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:match", args=[self.pk])
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.CANCELLED)
+
+    @property
+    def game_name(self) -> str:
+        from games.engine import registry
+
+        return registry.get(self.game).name if self.game in registry.slugs() else self.game
+
+    @property
+    def seats_to_act(self) -> tuple[int, ...]:
+        return tuple(int(seat) for seat in self.to_act.split(",")) if self.to_act else ()
+
+    @staticmethod
+    def commitment_for(seed: bytes) -> str:
+        return hashlib.sha256(seed).hexdigest()
+
+
+class Seat(models.Model):
+    class Kind(models.TextChoices):
+        HUMAN = "human", "Player"
+        AI = "ai", "AI"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.HUMAN)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+    ai_level = models.CharField(max_length=16, blank=True)
+    joined = models.DateTimeField(null=True, blank=True)  # null: open seat or pending invitation
+    resigned = models.BooleanField(default=False)
+    timed_out = models.BooleanField(default=False)
+    autoplay = models.BooleanField(default=False)  # play forced moves for this seat
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(
+                fields=["match", "user"],
+                condition=models.Q(user__isnull=False),
+                name="seat_unique_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} seat {self.index}"
+
+    @property
+    def is_ai(self) -> bool:
+        return self.kind == self.Kind.AI
+
+    @property
+    def is_open(self) -> bool:
+        return self.kind == self.Kind.HUMAN and self.user_id is None
+
+    @property
+    def is_invited(self) -> bool:
+        return self.kind == self.Kind.HUMAN and self.user_id is not None and self.joined is None
+
+    @property
+    def label(self) -> str:
+        if self.is_ai:
+            return f"AI ({self.ai_level})"
+        if self.user_id is None:
+            return "Open seat"
+        return display_name(self.user)
+
+
+class Move(models.Model):
+    """One ply of the log. Append-only; (match, ply) is unique, so no ply is applied twice."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    payload = models.JSONField()
+    move_id = models.CharField(max_length=64, null=True, blank=True)  # the client's retry key  # noqa: DJ001 - null: no retry key, unique only when given
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "ply"], name="move_unique_ply"),
+            models.UniqueConstraint(
+                fields=["match", "move_id"],
+                condition=models.Q(move_id__isnull=False),
+                name="move_unique_client_id",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} ply {self.ply}"

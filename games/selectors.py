@@ -1,0 +1,216 @@
+"""Reads: match state from the move log (cached by ply), and the board a seat may see.
+
+The cached replay is an optimisation keyed by (match, seed commitment, ply); the move log is
+the source of truth. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db.models import Q, QuerySet
+
+from games.boards import presenter_for
+from games.engine import registry
+from games.engine.core import Event, Game
+from games.models import Match, Seat
+
+LOG_LINES = 40
+CACHE_SECONDS = 6 * 3600
+
+
+@dataclass(frozen=True)
+class LoggedMove:
+    ply: int
+    seat: int
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """The state after `ply` moves and what each move did."""
+
+    state: Any
+    log: tuple[LoggedMove, ...]
+
+    def then(self, *, seat: int, state: Any, events: list[Event]) -> Replayed:
+        return Replayed(state, (*self.log, LoggedMove(len(self.log), seat, tuple(events))))
+
+
+def _cache_key(match: Match, ply: int) -> str:
+    return f"match:{match.pk}:{match.seed_commitment[:16]}:{ply}"
+
+
+def match_game(*, match: Match) -> Game:
+    return registry.get(match.game)
+
+
+def match_replay(*, match: Match) -> Replayed:
+    """The match at its current ply: from the cache, else replayed from the move log."""
+    key = _cache_key(match, match.ply)
+    replayed = cache.get(key)
+    if replayed is None:
+        game = match_game(match=match)
+        replayed = Replayed(game.new(match.size, bytes(match.seed), match.options), ())
+        for seat, payload in match.moves.filter(ply__lt=match.ply).values_list("seat", "payload"):
+            state, events = game.apply(replayed.state, seat, payload)
+            replayed = replayed.then(seat=seat, state=state, events=events)
+        cache.set(key, replayed, CACHE_SECONDS)
+    return replayed
+
+
+def match_remember(*, match: Match, replayed: Replayed) -> None:
+    """Store a state the services just computed, so the next read skips the replay."""
+    cache.set(_cache_key(match, match.ply), replayed, CACHE_SECONDS)
+
+
+def seat_of(*, match: Match, user: Any) -> Seat | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return next((seat for seat in match.seats.all() if seat.user_id == user.pk), None)
+
+
+def match_get(*, match_id: int) -> Match | None:
+    return Match.objects.prefetch_related("seats__user__profile").filter(pk=match_id).first()
+
+
+def socket_group_for(*, match_id: int, user: Any) -> str | None:
+    """The push group a socket of this user joins for this match (None: no such match)."""
+    from games.notifications import group_for_seat, group_for_spectators
+
+    match = match_get(match_id=match_id)
+    if match is None:
+        return None
+    seat = seat_of(match=match, user=user)
+    if seat is not None and seat.joined is not None:
+        return group_for_seat(match.pk, seat.index)
+    return group_for_spectators(match.pk)
+
+
+def seat_names(*, match: Match) -> list[str]:
+    return [seat.label for seat in match.seats.all()]
+
+
+def match_board(*, match: Match, seat: Seat | None) -> dict[str, Any]:
+    """Everything a board template needs, built from the seat's own view only."""
+    game = match_game(match=match)
+    presenter = presenter_for(match.game)
+    replayed = match_replay(match=match)
+    seat_index = seat.index if seat is not None and seat.joined is not None else None
+    view = presenter.decorate(game.view(replayed.state, seat_index))
+    names = seat_names(match=match)
+    is_playing = match.status == Match.Status.ACTIVE and seat_index is not None
+    is_my_turn = is_playing and seat_index in match.seats_to_act
+    log = [
+        {
+            "ply": entry.ply,
+            "seat": entry.seat,
+            "events": [
+                {"type": event.type, "text": presenter.describe(event, names), **event.data}
+                for event in entry.events
+                if event.is_visible_to(seat_index)
+            ],
+        }
+        for entry in replayed.log[-LOG_LINES:]
+    ]
+    return {
+        "match": match,
+        "game": game,
+        "presenter": presenter,
+        "view": view,
+        "seats": list(match.seats.all()),
+        "names": names,
+        "my_seat": seat,
+        "seat_index": seat_index,
+        "is_playing": is_playing,
+        "is_my_turn": is_my_turn,
+        "legal_moves": game.legal_moves(replayed.state, seat_index) if is_my_turn else [],
+        "log": list(reversed(log)),
+        "last_events": log[-1]["events"] if log else [],
+        "version": board_version(match=match),
+        "move_id": uuid.uuid4().hex,  # the retry key of whatever move this board submits
+        "poll_seconds": settings.MATCH_POLL_SECONDS,
+        "outcome_text": _outcome_text(match, names, seat_index),
+    }
+
+
+def _outcome_text(match: Match, names: list[str], seat_index: int | None) -> str:
+    outcome = match.outcome
+    if match.status == Match.Status.CANCELLED:
+        return "This match was called off."
+    if not outcome:
+        return ""
+    reasons = {
+        "resign": "by resignation",
+        "timeout": "on time",
+        "out_of_cards": "— the other side ran out of monsters",
+    }
+    reason = reasons.get(outcome["reason"], f"({outcome['reason'].replace('_', ' ')})")
+    winners = outcome["winners"]
+    if not winners:
+        return "A draw."
+    if seat_index is not None:
+        return f"You won {reason}!" if seat_index in winners else f"You lost {reason}."
+    return f"{' and '.join(names[w] for w in winners)} won {reason}."
+
+
+def board_version(*, match: Match) -> str:
+    """Changes whenever anything on any board of this match changes."""
+    return f"{match.ply}.{int(match.updated.timestamp() * 1000)}"
+
+
+def matches_for_user(*, user: Any) -> dict[str, list[Match]]:
+    """The user's matches, grouped: their turn first, then waiting on others, invites, done."""
+    seats = Seat.objects.filter(user=user).select_related("match").order_by("-match__updated")
+    groups: dict[str, list[Match]] = {
+        "my_turn": [],
+        "their_turn": [],
+        "invites": [],
+        "waiting": [],
+        "finished": [],
+    }
+    for seat in seats[:200]:
+        match = seat.match
+        match.my_seat = seat
+        if match.status == Match.Status.ACTIVE:
+            groups["my_turn" if seat.index in match.seats_to_act else "their_turn"].append(match)
+        elif match.status == Match.Status.WAITING:
+            groups["invites" if seat.joined is None else "waiting"].append(match)
+        else:
+            groups["finished"].append(match)
+    groups["finished"] = groups["finished"][:20]
+    return groups
+
+
+def open_matches(*, user: Any) -> QuerySet[Match]:
+    """Waiting matches with a seat anyone may take, not the user's own."""
+    matches = Match.objects.filter(
+        status=Match.Status.WAITING, seats__kind=Seat.Kind.HUMAN, seats__user__isnull=True
+    ).distinct()
+    if user.is_authenticated:
+        matches = matches.exclude(seats__user=user)
+    return matches.prefetch_related("seats__user__profile").order_by("-created")[:50]
+
+
+def turn_count_for(*, user: Any) -> int:
+    if not user.is_authenticated:
+        return 0
+    return sum(
+        1
+        for seat in Seat.objects.filter(
+            user=user, match__status=Match.Status.ACTIVE
+        ).select_related("match")
+        if seat.index in seat.match.seats_to_act
+    )
+
+
+def matches_waiting_on_automation() -> QuerySet[Match]:
+    return (
+        Match.objects.filter(status=Match.Status.ACTIVE)
+        .filter(Q(seats__kind=Seat.Kind.AI) | Q(seats__autoplay=True))
+        .distinct()
+    )

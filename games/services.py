@@ -1,0 +1,405 @@
+"""Every write to a match goes through here.
+
+Lock order and preconditions: each write opens one transaction, locks the Match row
+(`select_for_update`), re-reads what it checks, writes, and schedules its side effects with
+`transaction.on_commit` (socket pushes, automatic moves, progression). The unique
+(match, ply) constraint backs the lock: no ply is ever applied twice.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import selectors
+from games.ai import get_bot
+from games.engine import registry
+from games.engine.core import Chance, Event, IllegalMove, InvalidOptions, Outcome
+from games.errors import (
+    BadMove,
+    CannotCreate,
+    InvalidMove,
+    MatchFinished,
+    MatchNotFound,
+    MatchNotStarted,
+    NotSeated,
+    NotYourTurn,
+    SeatUnavailable,
+    StaleMove,
+)
+from games.models import Match, Move, Seat
+
+MAX_MOVE_BYTES = 4096
+AI_LEVELS = {"random": "Easy"}
+OPPONENTS = ("ai", "player", "open")
+
+# Set while automatic seats are being played in a loop, so each move's on-commit hook does
+# not start another loop (with eager Celery that would recurse once per move).
+_automation_running: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "automation", default=False
+)
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    match: Match
+    ply: int  # the ply of the move just made (or found already committed)
+    events: tuple[Event, ...]
+    is_repeat: bool = False
+
+
+# --- creating and joining -------------------------------------------------------------
+
+
+def match_create(
+    *,
+    creator: Any,
+    game_slug: str,
+    opponent: str,
+    invitee_username: str = "",
+    ai_level: str = "random",
+    options: Mapping[str, Any] | None = None,
+) -> Match:
+    """Open a two-seat match: the creator in seat 0, the opponent (AI, named, open) in seat 1."""
+    try:
+        game = registry.get(game_slug)
+    except registry.UnknownGame as error:
+        raise CannotCreate(error.message) from None
+    if opponent not in OPPONENTS:
+        raise CannotCreate("Choose an opponent: the AI, a named player, or an open seat.")
+    invitee = _invitee(creator, invitee_username) if opponent == "player" else None
+    if opponent == "ai" and ai_level not in AI_LEVELS:
+        raise CannotCreate("Choose one of the AI levels on offer.")
+    seed = os.urandom(32)
+    options = dict(options or {})
+    try:
+        game.new(game.min_seats, seed, options)
+    except InvalidOptions as error:
+        raise CannotCreate(error.message) from None
+    now = timezone.now()
+    with transaction.atomic():
+        match = Match.objects.create(
+            game=game.slug,
+            options=options,
+            size=game.min_seats,
+            seed=seed,
+            seed_commitment=Match.commitment_for(seed),
+            created_by=creator,
+        )
+        Seat.objects.create(match=match, index=0, user=creator, joined=now)
+        if opponent == "ai":
+            Seat.objects.create(
+                match=match, index=1, kind=Seat.Kind.AI, ai_level=ai_level, joined=now
+            )
+        else:
+            Seat.objects.create(match=match, index=1, user=invitee)
+        _start_if_full(match)
+    return match
+
+
+def _invitee(creator: Any, username: str) -> Any:
+    username = username.strip()
+    if not username:
+        raise CannotCreate("Type the username of the player you want to invite.")
+    invitee = get_user_model().objects.filter(username__iexact=username, is_active=True).first()
+    if invitee is None:
+        raise CannotCreate(f"There is no player called “{username}”.")
+    if invitee.pk == creator.pk:
+        raise CannotCreate(
+            "You cannot invite yourself: pick another player, the AI or an open seat."
+        )
+    return invitee
+
+
+def match_join(*, match_id: int, user: Any) -> Match:
+    """Take an open seat, or accept an invitation. Starts the match once every seat is taken."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.is_finished:
+            raise MatchFinished("This match is over.")
+        if match.status != Match.Status.WAITING:
+            raise SeatUnavailable("This match has already started.")
+        seats = list(match.seats.select_for_update())
+        mine = next((seat for seat in seats if seat.user_id == user.pk), None)
+        if mine is not None:
+            if mine.joined is not None:
+                raise SeatUnavailable("You already have a seat at this table.")
+            seat = mine
+        else:
+            seat = next((seat for seat in seats if seat.is_open), None)
+            if seat is None:
+                raise SeatUnavailable("This match is full.")
+            seat.user = user
+        seat.joined = timezone.now()
+        seat.save(update_fields=["user", "joined"])
+        _start_if_full(match)
+    return match
+
+
+def match_cancel(*, match_id: int, user: Any) -> Match:
+    """Withdraw from a match that has not started: the creator cancels, an invitee declines."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != Match.Status.WAITING:
+            raise SeatUnavailable("Only a match that has not started can be cancelled.")
+        if selectors.seat_of(match=match, user=user) is None:
+            raise NotSeated("You have no seat at this table.")
+        match.status = Match.Status.CANCELLED
+        match.finished = timezone.now()
+        match.save(update_fields=["status", "finished", "updated"])
+        _after_commit(match)
+    return match
+
+
+def _start_if_full(match: Match) -> None:
+    if any(seat.joined is None for seat in match.seats.all()):
+        match.save(update_fields=["updated"])
+        _after_commit(match)
+        return
+    game = registry.get(match.game)
+    state = game.new(match.size, bytes(match.seed), match.options)
+    match.status = Match.Status.ACTIVE
+    match.started = timezone.now()
+    match.to_act = _to_act(game.to_act(state))
+    match.save(update_fields=["status", "started", "to_act", "updated"])
+    _after_commit(match)
+
+
+# --- moves ------------------------------------------------------------------------------
+
+
+def move_submit(
+    *, match_id: int, user: Any, ply: Any, move: Any, move_id: str | None = None
+) -> MoveResult:
+    """A player's move for `ply`. A repeat of a committed `move_id` returns the first answer."""
+    _check_payload(move)
+    ply = _ply_number(ply)
+    with transaction.atomic():
+        match = _locked(match_id)
+        if move_id:
+            repeat = _committed(match, move_id, user)
+            if repeat is not None:
+                return repeat
+        seat = selectors.seat_of(match=match, user=user)
+        if seat is None or seat.joined is None:
+            raise NotSeated("You are not playing in this match.")
+        return _apply_locked(match, seat, ply, move, user=user, move_id=move_id or None)
+
+
+def _committed(match: Match, move_id: str, user: Any) -> MoveResult | None:
+    logged = Move.objects.filter(match=match, move_id=move_id).first()
+    if logged is None:
+        return None
+    if logged.user_id != user.pk:
+        raise BadMove("That move id belongs to another move.")
+    replayed = selectors.match_replay(match=match)
+    events = replayed.log[logged.ply].events if logged.ply < len(replayed.log) else ()
+    return MoveResult(match, logged.ply, tuple(events), is_repeat=True)
+
+
+def _apply_locked(
+    match: Match, seat: Seat, ply: int, move: Any, *, user: Any, move_id: str | None
+) -> MoveResult:
+    if match.status == Match.Status.WAITING:
+        raise MatchNotStarted("The match has not started yet: waiting for every seat to be taken.")
+    if match.is_finished:
+        raise MatchFinished("This match is over.")
+    if ply != match.ply:
+        raise StaleMove("The board changed since you saw it. Here is the current position.")
+    if seat.index not in match.seats_to_act:
+        raise NotYourTurn("It is not your turn.")
+    game = registry.get(match.game)
+    replayed = selectors.match_replay(match=match)
+    try:
+        state, events = game.apply(replayed.state, seat.index, move)
+    except IllegalMove as error:
+        raise InvalidMove(error.message) from None
+    try:
+        with transaction.atomic():
+            Move.objects.create(
+                match=match, ply=ply, seat=seat.index, payload=move, move_id=move_id, user=user
+            )
+    except IntegrityError:
+        raise StaleMove("That turn was already played. Here is the current position.") from None
+    match.ply = ply + 1
+    match.to_act = _to_act(game.to_act(state))
+    outcome = game.outcome(state)
+    if outcome is not None:
+        _finish(match, outcome)
+    match.save()
+    selectors.match_remember(
+        match=match, replayed=replayed.then(seat=seat.index, state=state, events=events)
+    )
+    _after_commit(match)
+    return MoveResult(match, ply, tuple(events))
+
+
+def _check_payload(move: Any) -> None:
+    if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+        raise BadMove('A move is a JSON object with a "type", such as {"type": "attack"}.')
+    if len(repr(move)) > MAX_MOVE_BYTES:
+        raise BadMove("That move is far too large.")
+
+
+def _ply_number(ply: Any) -> int:
+    try:
+        number = int(ply)
+    except (TypeError, ValueError):
+        raise BadMove("The move is missing the turn number it was made for.") from None
+    if number < 0:
+        raise BadMove("The turn number of a move cannot be negative.")
+    return number
+
+
+# --- resigning, auto-play ----------------------------------------------------------------
+
+
+def match_resign(*, match_id: int, user: Any) -> Match:
+    with transaction.atomic():
+        match = _locked(match_id)
+        seat = selectors.seat_of(match=match, user=user)
+        if seat is None or seat.joined is None:
+            raise NotSeated("You are not playing in this match.")
+        if match.status != Match.Status.ACTIVE:
+            raise MatchFinished("Only a match in play can be resigned.")
+        game = registry.get(match.game)
+        state = selectors.match_replay(match=match).state
+        seat.resigned = True
+        seat.save(update_fields=["resigned"])
+        _finish(match, game.forfeit(state, seat.index, "resign"))
+        match.save()
+        _after_commit(match)
+    return match
+
+
+def seat_set_autoplay(*, match_id: int, user: Any, is_enabled: bool) -> Seat:
+    """Let the server play this seat's forced moves (those with exactly one legal choice)."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        seat = selectors.seat_of(match=match, user=user)
+        if seat is None or seat.joined is None:
+            raise NotSeated("You are not playing in this match.")
+        if match.is_finished:
+            raise MatchFinished("This match is over.")
+        seat.autoplay = is_enabled
+        seat.save(update_fields=["autoplay"])
+        match.save(update_fields=["updated"])
+        _after_commit(match)
+    return seat
+
+
+def automation_run(*, match_id: int, max_moves: int = 10_000) -> int:
+    """Play every move due from AI seats and auto-play seats; returns how many were made.
+
+    Idempotent: the bot decides outside the lock from the seat's own view, then the move is
+    applied only if the match is still at the ply it decided for. Running twice at once
+    makes each ply once.
+    """
+    token = _automation_running.set(True)
+    made = 0
+    try:
+        while made < max_moves and _automatic_move(match_id):
+            made += 1
+    finally:
+        _automation_running.reset(token)
+    return made
+
+
+def _automatic_move(match_id: int) -> bool:
+    match = selectors.match_get(match_id=match_id)
+    if match is None or match.status != Match.Status.ACTIVE:
+        return False
+    seat = next(
+        (s for s in match.seats.all() if s.index in match.seats_to_act and _is_automatic(s)), None
+    )
+    if seat is None:
+        return False
+    game = registry.get(match.game)
+    state = selectors.match_replay(match=match).state
+    legal = game.legal_moves(state, seat.index)
+    if seat.is_ai:
+        chance = Chance(bytes(match.seed), f"ai/{seat.index}/{match.ply}")
+        move = get_bot(seat.ai_level).choose(game, game.view(state, seat.index), legal, chance)
+    elif len(legal) == 1:
+        move = legal[0]
+    else:
+        return False
+    with transaction.atomic():
+        locked = _locked(match_id)
+        seat = locked.seats.get(index=seat.index)
+        if locked.ply != match.ply or not _is_automatic(seat):
+            return locked.status == Match.Status.ACTIVE  # someone else moved: look again
+        try:
+            _apply_locked(locked, seat, match.ply, move, user=None, move_id=f"auto-{match.ply}")
+        except StaleMove:
+            return True
+    return True
+
+
+def _is_automatic(seat: Seat) -> bool:
+    return seat.is_ai or seat.autoplay
+
+
+# --- shared steps -------------------------------------------------------------------------
+
+
+def _locked(match_id: Any) -> Match:
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None:
+        raise MatchNotFound("There is no such match.")
+    return match
+
+
+def _finish(match: Match, outcome: Outcome) -> None:
+    match.status = Match.Status.FINISHED
+    match.finished = timezone.now()
+    match.outcome = outcome.to_json()
+    match.to_act = ""
+
+
+def _to_act(seats: tuple[int, ...]) -> str:
+    return ",".join(str(seat) for seat in seats)
+
+
+def _after_commit(match: Match) -> None:
+    match_id = match.pk
+    # robust: a failed push or enqueue is logged, never turned into an error for a move
+    # that has already been committed.
+    transaction.on_commit(lambda: _after_change(match_id), robust=True)
+
+
+def _after_change(match_id: int) -> None:
+    from games import notifications, tasks
+
+    notifications.match_changed(match_id=match_id)
+    if not _automation_running.get() and _has_automatic_turn(match_id):
+        tasks.advance_automatic_seats.delay(match_id)
+
+
+def _has_automatic_turn(match_id: int) -> bool:
+    match = selectors.match_get(match_id=match_id)
+    return (
+        match is not None
+        and match.status == Match.Status.ACTIVE
+        and any(
+            seat.index in match.seats_to_act and _is_automatic(seat) for seat in match.seats.all()
+        )
+    )
+
+
+@contextmanager
+def automation_paused() -> Iterator[None]:
+    """For tests and tools: make moves without triggering automatic replies."""
+    token = _automation_running.set(True)
+    try:
+        yield
+    finally:
+        _automation_running.reset(token)

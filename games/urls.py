@@ -1,0 +1,17 @@
+from django.urls import path
+
+from games import views
+
+app_name = "games"
+urlpatterns = [
+    path("play/", views.lobby, name="lobby"),
+    path("tables/", views.open_matches, name="open_matches"),
+    path("matches/", views.my_matches, name="my_matches"),
+    path("matches/<int:match_id>/", views.match, name="match"),
+    path("matches/<int:match_id>/board/", views.board, name="board"),
+    path("matches/<int:match_id>/move/", views.move, name="move"),
+    path("matches/<int:match_id>/resign/", views.resign, name="resign"),
+    path("matches/<int:match_id>/join/", views.join, name="join"),
+    path("matches/<int:match_id>/cancel/", views.cancel, name="cancel"),
+    path("matches/<int:match_id>/autoplay/", views.autoplay, name="autoplay"),
+]

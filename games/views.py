@@ -1,0 +1,269 @@
+"""Thin views: validate input, call a service or a selector, render.
+
+Domain errors become a 4xx answer with the player's message: the board fragment (HTMX) or
+the whole page (plain forms, JavaScript off). Nothing here holds game logic.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.middleware import HtmxDetails
+
+from games import selectors, services
+from games.boards import presenter_for
+from games.engine import registry
+from games.errors import BadMove, MatchError, MatchNotFound
+from games.forms import NewMatchForm
+from games.models import Match
+
+UPCOMING = [
+    ("grimhand", "Grimhand Tactics"),
+    ("banira", "BaniraCards"),
+    ("haymaker", "Haymaker"),
+    ("shield", "Shield"),
+]
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def _match_or_404(match_id: int) -> Match:
+    match = selectors.match_get(match_id=match_id)
+    if match is None:
+        raise MatchNotFound("There is no such match.")
+    return match
+
+
+def _board_context(request: HttpRequest, match: Match, error: str = "") -> dict[str, Any]:
+    seat = selectors.seat_of(match=match, user=request.user)
+    context = selectors.match_board(match=match, seat=seat)
+    context["error"] = error
+    return context
+
+
+def _match_response(request: HtmxHttpRequest, match_id: int, *, error: str = "", status: int = 200):
+    """The board fragment for HTMX, else the whole match page."""
+    match = _match_or_404(match_id)
+    context = _board_context(request, match, error)
+    if request.htmx:
+        return render(request, "games/match.html#board", context, status=status)
+    return render(request, "games/match.html", context, status=status)
+
+
+def _error_response(request: HtmxHttpRequest, match_id: int, error: MatchError) -> HttpResponse:
+    if isinstance(error, MatchNotFound):
+        return page_not_found(request, error)
+    return _match_response(request, match_id, error=error.message, status=error.status)
+
+
+@require_GET
+def home(request: HtmxHttpRequest) -> HttpResponse:
+    games = [
+        {"game": game, "tagline": presenter_for(game.slug).tagline, "is_playable": True}
+        for game in registry.all()
+    ]
+    upcoming = [name for slug, name in UPCOMING if slug not in registry.slugs()]
+    return render(
+        request,
+        "games/home.html",
+        {
+            "games": games,
+            "upcoming": upcoming,
+            "turns": selectors.turn_count_for(user=request.user),
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def lobby(request: HtmxHttpRequest) -> HttpResponse:
+    form = NewMatchForm(request.POST or None, initial={"game": request.GET.get("game", "dogblade")})
+    if request.method == "POST" and form.is_valid():
+        try:
+            match = services.match_create(
+                creator=request.user,
+                game_slug=form.cleaned_data["game"],
+                opponent=form.cleaned_data["opponent"],
+                invitee_username=form.cleaned_data["username"],
+                ai_level=form.cleaned_data["ai_level"],
+            )
+        except MatchError as error:
+            form.add_error(None, error.message)
+        else:
+            return redirect(match)
+    status = 400 if form.errors else 200
+    return render(request, "games/lobby.html", {"form": form}, status=status)
+
+
+@require_GET
+def open_matches(request: HtmxHttpRequest) -> HttpResponse:
+    return render(
+        request, "games/open_matches.html", {"matches": selectors.open_matches(user=request.user)}
+    )
+
+
+@require_GET
+@login_required
+def my_matches(request: HtmxHttpRequest) -> HttpResponse:
+    return render(
+        request, "games/my_matches.html", {"groups": selectors.matches_for_user(user=request.user)}
+    )
+
+
+@require_GET
+def match(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    try:
+        return _match_response(request, match_id)
+    except MatchNotFound as error:
+        return page_not_found(request, error)
+
+
+@require_GET
+def board(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    """The board fragment; 204 when the page already holds this version (cheap polling)."""
+    found = selectors.match_get(match_id=match_id)
+    if found is None:
+        return page_not_found(request, None)
+    if request.GET.get("have") == selectors.board_version(match=found):
+        return HttpResponse(status=204)
+    return render(request, "games/match.html#board", _board_context(request, found))
+
+
+@require_POST
+def move(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return _not_logged_in(request)
+    try:
+        ply, payload, move_id = _move_input(request)
+        services.move_submit(
+            match_id=match_id, user=request.user, ply=ply, move=payload, move_id=move_id
+        )
+    except MatchError as error:
+        return _error_response(request, match_id, error)
+    return _after_post(request, match_id)
+
+
+def _move_input(request: HttpRequest) -> tuple[Any, Any, str | None]:
+    """(ply, move, move id) from a form post or a JSON body."""
+    if request.content_type == "application/json":
+        try:
+            body = json.loads(request.body or b"null")
+        except (ValueError, UnicodeDecodeError):
+            raise BadMove("That request is not valid JSON.") from None
+        if not isinstance(body, dict):
+            raise BadMove('Send a JSON object: {"ply": 3, "move": {"type": "attack"}}.')
+        return body.get("ply"), body.get("move"), _move_id(body.get("move_id"))
+    raw = request.POST.get("move", "")
+    try:
+        payload = json.loads(raw)
+    except ValueError:
+        raise BadMove("That move could not be read. Reload the page and try again.") from None
+    return request.POST.get("ply"), payload, _move_id(request.POST.get("move_id"))
+
+
+def _move_id(value: Any) -> str | None:
+    if value in (None, ""):
+        return None
+    if not isinstance(value, str) or len(value) > 64:
+        raise BadMove("That move id is not valid.")
+    return value
+
+
+def _after_post(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    if request.htmx:
+        return _match_response(request, match_id)
+    return redirect("games:match", match_id=match_id)
+
+
+def _not_logged_in(request: HttpRequest) -> HttpResponse:
+    return render(request, "errors/error.html", {"message": "Log in to play."}, status=403)
+
+
+@require_POST
+def resign(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    return _seat_action(request, match_id, services.match_resign, "You resigned.")
+
+
+@require_POST
+def join(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    return _seat_action(request, match_id, services.match_join, "You took your seat. Good luck!")
+
+
+@require_POST
+def cancel(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    return _seat_action(request, match_id, services.match_cancel, "The match was called off.")
+
+
+@require_POST
+def autoplay(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    is_enabled = request.POST.get("enabled") == "on"
+    if not request.user.is_authenticated:
+        return _not_logged_in(request)
+    try:
+        services.seat_set_autoplay(match_id=match_id, user=request.user, is_enabled=is_enabled)
+    except MatchError as error:
+        return _error_response(request, match_id, error)
+    return _after_post(request, match_id)
+
+
+def _seat_action(request: HtmxHttpRequest, match_id: int, action: Any, done: str) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return _not_logged_in(request)
+    try:
+        action(match_id=match_id, user=request.user)
+    except MatchError as error:
+        return _error_response(request, match_id, error)
+    if not request.htmx:
+        messages.success(request, done)
+    return _after_post(request, match_id)
+
+
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    from config.health import check_broker, check_channel_layer
+
+    try:
+        connection.ensure_connection()
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        database = "up"
+    except Exception:
+        database = "down"
+    report = {
+        "database": database,
+        "channel_layer": check_channel_layer(),
+        "broker": check_broker(),
+    }
+    return JsonResponse(report, status=200 if database == "up" else 503)
+
+
+def _error_page(request: HttpRequest, status: int, message: str) -> HttpResponse:
+    return render(
+        request, "errors/error.html", {"message": message, "status": status}, status=status
+    )
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return _error_page(request, 400, "That request could not be understood.")
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return _error_page(request, 403, "You are not allowed to do that.")
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    message = getattr(exception, "message", "") or "There is nothing here."
+    return _error_page(request, 404, message)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    return render(request, "errors/500.html", status=500)

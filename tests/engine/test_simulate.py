@@ -1,0 +1,72 @@
+"""`manage.py simulate`: bot matches through the engine, no database."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+
+def simulate(*args: str) -> str:
+    out = StringIO()
+    call_command("simulate", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_simulate_reports_json() -> None:
+    args = ("dogblade", "--matches", "50", "--bots", "random,random", "--seed", "1", "--json")
+    report = json.loads(simulate(*args))
+    assert {
+        "game",
+        "matches",
+        "seed",
+        "bots",
+        "wins",
+        "wins_by_seat",
+        "draws",
+        "unfinished",
+        "plies",
+        "engine_moves",
+        "engine_moves_per_second",
+    } <= set(report)
+    assert report["game"] == "dogblade" and report["matches"] == 50
+    assert report["wins"] + report["draws"] == report["matches"]
+    assert report["unfinished"] == 0
+    assert sum(report["wins_by_seat"]) == sum(bot["wins"] for bot in report["bots"]) == 50
+    assert [bot["bot"] for bot in report["bots"]] == ["random", "random"]
+    assert 0 < report["plies"]["mean"] <= report["plies"]["max"]
+    assert report["engine_moves"] == round(report["plies"]["mean"] * 50)
+    assert report["engine_moves_per_second"] > 0
+
+
+def test_simulate_is_reproducible_from_its_seed() -> None:
+    def tally(seed: str) -> tuple[object, ...]:
+        report = json.loads(simulate("dogblade", "--matches", "20", "--seed", seed, "--json"))
+        return report["bots"], report["wins_by_seat"], report["plies"]
+
+    assert tally("7") == tally("7")
+    assert tally("7") != tally("8")
+
+
+def test_simulate_prints_a_table_by_default() -> None:
+    table = simulate("dogblade", "--matches", "5", "--bots", "random")
+    assert "dogblade: 5 matches" in table
+    assert "seat 0" in table and "moves/s" in table
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("nosuchgame",), "There is no game called"),
+        (("dogblade", "--bots", "random,nosuchbot"), "There is no bot called"),
+        (("dogblade", "--bots", "random,random,random"), "exactly 2 players"),
+        (("dogblade", "--bots", "random", "--seats", "3"), "exactly 2 players"),
+        (("dogblade", "--matches", "0"), "--matches must be at least 1"),
+        (("dogblade", "--matches", "many"), "invalid int value"),
+    ],
+)
+def test_simulate_refuses_bad_arguments(args: tuple[str, ...], message: str) -> None:
+    with pytest.raises(CommandError, match=message):
+        simulate(*args)
