@@ -296,8 +296,8 @@ def seat_set_autoplay(*, match_id: int, user: Any, is_enabled: bool) -> Seat:
     return seat
 
 
-def automation_run(*, match_id: int, max_moves: int = 10_000) -> int:
-    """Play every move due from AI seats and auto-play seats; returns how many were made.
+def automation_run(*, match_id: int, max_steps: int = 10_000) -> int:
+    """Play every move due from AI seats and auto-play seats; returns how many this call made.
 
     Idempotent: the bot decides outside the lock from the seat's own view, then the move is
     applied only if the match is still at the ply it decided for. Running twice at once
@@ -306,42 +306,48 @@ def automation_run(*, match_id: int, max_moves: int = 10_000) -> int:
     token = _automation_running.set(True)
     made = 0
     try:
-        while made < max_moves and _automatic_move(match_id):
-            made += 1
+        for _ in range(max_steps):
+            step = _automatic_move(match_id)
+            if step == "idle":
+                break
+            made += step == "made"
     finally:
         _automation_running.reset(token)
     return made
 
 
-def _automatic_move(match_id: int) -> bool:
+def _automatic_move(match_id: int) -> str:
+    """One automatic move: "made", "raced" (someone else moved first: look again) or "idle"."""
     match = selectors.match_get(match_id=match_id)
     if match is None or match.status != Match.Status.ACTIVE:
-        return False
-    seat = next(
-        (s for s in match.seats.all() if s.index in match.seats_to_act and _is_automatic(s)), None
-    )
+        return "idle"
+    seat = next((s for s in match.seats.all() if s.index in match.seats_to_act and _is_automatic(s)), None)
     if seat is None:
-        return False
+        return "idle"
+    move = _automatic_choice(match, seat)
+    if move is None:
+        return "idle"
+    with transaction.atomic():
+        locked = _locked(match_id)
+        seat = locked.seats.get(index=seat.index)
+        if locked.ply != match.ply or not _is_automatic(seat):
+            return "raced"
+        try:
+            _apply_locked(locked, seat, match.ply, move, user=None, move_id=f"auto-{match.ply}")
+        except StaleMove:
+            return "raced"
+    return "made"
+
+
+def _automatic_choice(match: Match, seat: Seat) -> dict[str, Any] | None:
+    """The AI's move from its own view, or the forced move of an auto-play seat."""
     game = registry.get(match.game)
     state = selectors.match_replay(match=match).state
     legal = game.legal_moves(state, seat.index)
     if seat.is_ai:
         chance = Chance(bytes(match.seed), f"ai/{seat.index}/{match.ply}")
-        move = get_bot(seat.ai_level).choose(game, game.view(state, seat.index), legal, chance)
-    elif len(legal) == 1:
-        move = legal[0]
-    else:
-        return False
-    with transaction.atomic():
-        locked = _locked(match_id)
-        seat = locked.seats.get(index=seat.index)
-        if locked.ply != match.ply or not _is_automatic(seat):
-            return locked.status == Match.Status.ACTIVE  # someone else moved: look again
-        try:
-            _apply_locked(locked, seat, match.ply, move, user=None, move_id=f"auto-{match.ply}")
-        except StaleMove:
-            return True
-    return True
+        return get_bot(seat.ai_level).choose(game, game.view(state, seat.index), legal, chance)
+    return legal[0] if len(legal) == 1 else None
 
 
 def _is_automatic(seat: Seat) -> bool:

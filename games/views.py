@@ -36,13 +36,6 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-def _match_or_404(match_id: int) -> Match:
-    match = selectors.match_get(match_id=match_id)
-    if match is None:
-        raise MatchNotFound("There is no such match.")
-    return match
-
-
 def _board_context(request: HttpRequest, match: Match, error: str = "") -> dict[str, Any]:
     seat = selectors.seat_of(match=match, user=request.user)
     context = selectors.match_board(match=match, seat=seat)
@@ -51,8 +44,10 @@ def _board_context(request: HttpRequest, match: Match, error: str = "") -> dict[
 
 
 def _match_response(request: HtmxHttpRequest, match_id: int, *, error: str = "", status: int = 200):
-    """The board fragment for HTMX, else the whole match page."""
-    match = _match_or_404(match_id)
+    """The board fragment for HTMX, else the whole match page (a 404 page for no match)."""
+    match = selectors.match_get(match_id=match_id)
+    if match is None:
+        return page_not_found(request, MatchNotFound("There is no such match."))
     context = _board_context(request, match, error)
     if request.htmx:
         return render(request, "games/match.html#board", context, status=status)
@@ -121,10 +116,7 @@ def my_matches(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_GET
 def match(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
-    try:
-        return _match_response(request, match_id)
-    except MatchNotFound as error:
-        return page_not_found(request, error)
+    return _match_response(request, match_id)
 
 
 @require_GET

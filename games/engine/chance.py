@@ -45,9 +45,9 @@ class Chance:
         return hmac.new(self._seed, message, hashlib.sha256).digest()
 
     def _bits(self, count: int) -> int:
-        """An integer of `count` uniformly random bits (count <= 256)."""
+        """An integer of `count` uniformly random bits."""
         needed = (count + 7) // 8
-        if len(self._buffer) < needed:
+        while len(self._buffer) < needed:
             self._buffer += self._block()
         chunk, self._buffer = self._buffer[:needed], self._buffer[needed:]
         return int.from_bytes(chunk, "big") >> (needed * 8 - count)

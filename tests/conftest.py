@@ -1,0 +1,75 @@
+"""Shared fixtures: players, matches, and which real services this run has."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from django.conf import settings as django_settings
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+
+from accounts.services import profile_ensure
+
+_names = itertools.count(1)
+
+IS_POSTGRES = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+
+# The example battle of the rules: 50/60 against 30/120, seat 0 first, one card each.
+EXAMPLE_DEAL = {"deal": {"decks": [[[50, 60]], [[30, 120]]], "first": 0}}
+
+
+@pytest.fixture(autouse=True)
+def _fast_and_clean(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def make_user(db):
+    def make(username: str | None = None, password: str = "correct horse battery"):
+        username = username or f"player{next(_names)}"
+        user = get_user_model().objects.create_user(
+            username=username, email=f"{username}@example.com", password=password
+        )
+        profile_ensure(user=user)
+        return user
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+@pytest.fixture
+def make_match(db):
+    """A started two-player match between `creator` and `invitee` (no automation)."""
+    from games import services
+
+    def make(creator, invitee, options=None):
+        match = services.match_create(
+            creator=creator,
+            game_slug="dogblade",
+            opponent="player",
+            invitee_username=invitee.username,
+            options=options,
+        )
+        services.match_join(match_id=match.pk, user=invitee)
+        match.refresh_from_db()
+        return match
+
+    return make
+
+
+requires_postgres = pytest.mark.skipif(
+    not IS_POSTGRES, reason="needs PostgreSQL (set DATABASE_URL): real row locks across threads"
+)

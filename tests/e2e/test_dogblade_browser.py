@@ -1,0 +1,244 @@
+"""Two people play Dog Blade in two real browsers, against a real server.
+
+They sign up through the real forms, one invites the other from the lobby, the invitee
+accepts from "My matches", and they attack in turn. Each move must reach the other page
+over the websocket (polling is set to 600 s, so it cannot hide a broken socket) without a
+reload. Then both switch on auto-play and the server plays the match out; both pages must
+show the result and the revealed seed, still without a reload.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass, field
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+pytestmark = pytest.mark.e2e
+
+PASSWORD = "Lantern-Fox-4821"
+PLIES_BY_HAND = 14
+PUSH_TIMEOUT = 3_000  # ms: a move must show on the other page this fast
+FINISH_TIMEOUT = 60_000  # ms: auto-play plays the rest of the match
+MATCH_URL = re.compile(r"/matches/(\d+)/$")
+
+
+@dataclass
+class Player:
+    username: str
+    context: BrowserContext
+    page: Page
+    seat: int = -1
+    page_errors: list[str] = field(default_factory=list)
+    sockets: list[str] = field(default_factory=list)
+
+    @property
+    def board(self):
+        return self.page.locator("#board")
+
+    @property
+    def banner(self):
+        return self.page.get_by_test_id("turn-banner")
+
+    def testid(self, testid: str):
+        return self.page.get_by_test_id(testid)
+
+    def ply(self) -> int:
+        return int(self.board.get_attribute("data-ply"))
+
+    def monster(self, seat: int) -> tuple[int, int]:
+        card = self.testid(f"monster-{seat}")
+        return int(card.get_attribute("data-atk")), int(card.get_attribute("data-hp"))
+
+    def cards_left(self, seat: int) -> int:
+        text = self.testid(f"cards-left-{seat}").inner_text()
+        found = re.search(r"(\d+)\s+left", text)
+        assert found, f"cannot read the cards left from {text!r}"
+        return int(found.group(1))
+
+    def stayed(self) -> bool:
+        return self.page.evaluate("window.__stayed === true")
+
+
+def _new_player(browser: Browser, base_url: str, username: str) -> Player:
+    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    player = Player(username, context, page)
+    page.on("pageerror", lambda error: player.page_errors.append(str(error)))
+    page.on("websocket", lambda socket: player.sockets.append(socket.url))
+    return player
+
+
+def _sign_up(player: Player) -> None:
+    page = player.page
+    page.goto("/accounts/signup/")
+    form = page.locator("form[action$='/accounts/signup/']")
+    form.locator("input[name=username]").fill(player.username)
+    form.locator("input[name=email]").fill(f"{player.username}@example.com")
+    form.locator("input[name=password1]").fill(PASSWORD)
+    form.locator("input[name=password2]").fill(PASSWORD)
+    form.locator("button[type=submit]").click()
+    expect(page.locator(".user-chip")).to_have_text(player.username)
+
+
+def _create_match(alice: Player, bob: Player) -> int:
+    page = alice.page
+    page.goto("/play/")
+    page.locator("select[name=game]").select_option("dogblade")
+    page.get_by_label("A player I name").check()
+    page.locator("input[name=username]").fill(bob.username)
+    page.get_by_test_id("create-match").click()
+    page.wait_for_url(MATCH_URL)
+    return int(MATCH_URL.search(page.url).group(1))
+
+
+def _accept_invitation(bob: Player, match_id: int) -> None:
+    page = bob.page
+    page.goto("/matches/")
+    invitation = page.get_by_test_id("invites").locator(f"a[href$='/matches/{match_id}/']")
+    expect(invitation).to_have_count(1)
+    invitation.click()
+    page.wait_for_url(MATCH_URL)
+    page.get_by_test_id("accept").click()
+    page.wait_for_url(MATCH_URL)
+    assert MATCH_URL.search(page.url).group(1) == str(match_id)
+
+
+def _my_seat(player: Player) -> int:
+    side = player.page.locator("[data-testid^='side-']").filter(has=player.page.locator(".you-tag"))
+    expect(side).to_have_count(1)
+    return int(side.get_attribute("data-seat"))
+
+
+def _assert_no_seed(*players: Player) -> None:
+    for player in players:
+        expect(player.testid("seed")).to_have_count(0)
+
+
+def _play_one_ply_by_hand(actor: Player, watcher: Player, pages_seen: list[str]) -> None:
+    """The actor attacks; the watcher's page must show it live, with the right HP."""
+    target = watcher.seat
+    ply = actor.ply()
+    expect(actor.banner).to_have_text("Your turn!")
+    expect(watcher.banner).to_contain_text(f"Waiting for {actor.username}")
+    atk, _ = watcher.monster(actor.seat)
+    _, hp = watcher.monster(target)
+    left_before = watcher.cards_left(target)
+
+    actor.testid("move-attack").click()
+
+    expect(watcher.board).to_have_attribute("data-ply", str(ply + 1), timeout=PUSH_TIMEOUT)
+    expect(actor.board).to_have_attribute("data-ply", str(ply + 1), timeout=PUSH_TIMEOUT)
+    assert watcher.stayed(), f"{watcher.username}'s page reloaded at ply {ply + 1}"
+    hit = watcher.testid(f"monster-{target}")
+    if hp > atk:
+        expect(hit).to_have_attribute("data-hp", str(hp - atk), timeout=PUSH_TIMEOUT)
+        assert watcher.cards_left(target) == left_before
+    else:  # the monster fell: the next one enters at full health, unknown beforehand
+        assert left_before > 1, "a deck ran out during the hand-played plies"
+        expect(watcher.testid(f"cards-left-{target}")).to_contain_text(f"{left_before - 1} left")
+        new_hp = actor.monster(target)[1]
+        assert new_hp > 0
+        expect(hit).to_have_attribute("data-hp", str(new_hp), timeout=PUSH_TIMEOUT)
+    # Turns alternate: the side just attacked moves next, and both pages say so.
+    expect(watcher.banner).to_have_text("Your turn!")
+    expect(actor.banner).to_contain_text(f"Waiting for {watcher.username}")
+    expect(actor.testid("move-attack")).to_have_count(0)
+    _assert_no_seed(actor, watcher)
+    pages_seen.extend([actor.page.content(), watcher.page.content()])
+
+
+def _click_autoplay(player: Player) -> None:
+    toggle = player.testid("autoplay")
+    expect(toggle).to_have_attribute("aria-checked", "false")
+    toggle.click()
+
+
+def test_two_players_play_dogblade_live(
+    chromium_browser: Browser, e2e_server, live_server_url: str, tmp_path_factory
+) -> None:
+    tag = secrets.token_hex(3)
+    alice = _new_player(chromium_browser, live_server_url, f"alice_{tag}")
+    bob = _new_player(chromium_browser, live_server_url, f"bob_{tag}")
+    players = (alice, bob)
+    try:
+        _sign_up(alice)
+        _sign_up(bob)
+
+        match_id = _create_match(alice, bob)
+        alice.page.evaluate("window.__stayed = true")
+        expect(alice.board).to_have_attribute("data-status", "waiting")
+        _accept_invitation(bob, match_id)
+        bob.page.evaluate("window.__stayed = true")
+
+        # Alice's waiting page turns into the board by itself when Bob takes his seat.
+        for player in players:
+            expect(player.board).to_have_attribute("data-status", "active", timeout=PUSH_TIMEOUT)
+            expect(player.board).to_have_attribute("data-ply", "0")
+            assert player.stayed()
+            player.seat = _my_seat(player)
+        assert (alice.seat, bob.seat) == (0, 1)
+        _assert_no_seed(alice, bob)
+
+        expect(alice.banner).to_have_text(re.compile(r"Your turn!|Waiting for"))
+        actor, watcher = (alice, bob) if "Your turn!" in alice.banner.inner_text() else (bob, alice)
+
+        pages_seen: list[str] = []
+        for _ in range(PLIES_BY_HAND):
+            _play_one_ply_by_hand(actor, watcher, pages_seen)
+            actor, watcher = watcher, actor
+        assert alice.ply() == PLIES_BY_HAND
+
+        # Auto-play: the first switch may play that seat's move at once; after the second
+        # the server plays every remaining (forced) move and pushes each board.
+        _click_autoplay(actor)
+        expect(actor.testid("autoplay")).to_have_attribute("aria-checked", "true")
+        expect(watcher.board).to_have_attribute(
+            "data-ply", str(PLIES_BY_HAND + 1), timeout=PUSH_TIMEOUT
+        )
+        expect(watcher.banner).to_have_text("Your turn!")
+        _click_autoplay(watcher)
+
+        for player in players:
+            expect(player.board).to_have_attribute(
+                "data-status", "finished", timeout=FINISH_TIMEOUT
+            )
+        for player in players:
+            assert player.stayed(), f"{player.username}'s page reloaded"
+            expect(player.testid("move-attack")).to_have_count(0)
+            expect(player.testid("seed")).to_be_visible()
+        results = {player.username: player.banner.inner_text() for player in players}
+        winners = [name for name, text in results.items() if "You won" in text]
+        losers = [name for name, text in results.items() if "You lost" in text]
+        assert len(winners) == 1 and len(losers) == 1, results
+        assert int(alice.board.get_attribute("data-ply")) > PLIES_BY_HAND + 1
+
+        # Provably fair: the revealed seed hashes to the commitment shown from the start,
+        # and never appeared on either page while the match was running.
+        seeds = {player.testid("seed").inner_text().strip() for player in players}
+        assert len(seeds) == 1, seeds
+        seed = seeds.pop()
+        commitment = alice.testid("commitment").inner_text().split()[-1]
+        assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment
+        assert not [html for html in pages_seen if seed in html]
+
+        for player in players:
+            assert not player.page_errors, f"{player.username}: {player.page_errors}"
+            assert f"/ws/matches/{match_id}/" in " ".join(player.sockets), player.sockets
+    except BaseException:
+        shots = tmp_path_factory.mktemp("e2e-screenshots")
+        for player in players:
+            try:
+                player.page.screenshot(path=str(shots / f"{player.username}.png"), full_page=True)
+            except Exception as error:  # the page may be gone; keep the original failure
+                print(f"no screenshot of {player.username}: {error}")
+        print(f"Screenshots: {shots}")
+        print(f"Server log (tail):\n{e2e_server.log_tail()}")
+        raise
+    finally:
+        for player in players:
+            player.context.close()
