@@ -321,7 +321,7 @@ def _automatic_move(match_id: int) -> str:
     match = selectors.match_get(match_id=match_id)
     if match is None or match.status != Match.Status.ACTIVE:
         return "idle"
-    seat = next((s for s in match.seats.all() if s.index in match.seats_to_act and _is_automatic(s)), None)
+    seat = _automatic_seat_to_act(match)
     if seat is None:
         return "idle"
     move = _automatic_choice(match, seat)
@@ -352,6 +352,13 @@ def _automatic_choice(match: Match, seat: Seat) -> dict[str, Any] | None:
 
 def _is_automatic(seat: Seat) -> bool:
     return seat.is_ai or seat.autoplay
+
+
+def _automatic_seat_to_act(match: Match) -> Seat | None:
+    to_act = match.seats_to_act
+    return next(
+        (seat for seat in match.seats.all() if seat.index in to_act and _is_automatic(seat)), None
+    )
 
 
 # --- shared steps -------------------------------------------------------------------------
@@ -392,13 +399,8 @@ def _after_change(match_id: int) -> None:
 
 def _has_automatic_turn(match_id: int) -> bool:
     match = selectors.match_get(match_id=match_id)
-    return (
-        match is not None
-        and match.status == Match.Status.ACTIVE
-        and any(
-            seat.index in match.seats_to_act and _is_automatic(seat) for seat in match.seats.all()
-        )
-    )
+    is_active = match is not None and match.status == Match.Status.ACTIVE
+    return is_active and _automatic_seat_to_act(match) is not None
 
 
 @contextmanager
