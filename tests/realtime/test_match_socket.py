@@ -1,0 +1,104 @@
+"""The match socket: each seat gets its own board pushed after a move; reconnects catch up.
+
+Runs on the in-memory channel layer by default and on channels-redis when REDIS_URL is set.
+"""
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+from django.test import Client
+
+from config.asgi import application
+from games import services
+from games.routing import websocket_urlpatterns
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+THREE_EACH = {"deal": {"decks": [[[50, 60]] * 3, [[30, 120]] * 3], "first": 0}}
+
+
+def socket_for(user, match_id):
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/matches/{match_id}/")
+    communicator.scope["user"] = user
+    return communicator
+
+
+async def connected(communicator):
+    is_connected, _ = await communicator.connect(timeout=5)
+    assert is_connected
+    hello = await communicator.receive_from(timeout=5)
+    assert 'id="board-sync"' in hello and 'hx-trigger="load"' in hello  # catch up over HTTP
+    return communicator
+
+
+async def test_a_move_reaches_the_other_seat_with_its_own_view(alice, bob, make_match):
+    match = await database_sync_to_async(make_match)(alice, bob, THREE_EACH)
+    alice_socket = await connected(socket_for(alice, match.pk))
+    bob_socket = await connected(socket_for(bob, match.pk))
+    watcher = await connected(socket_for(AnonymousUser(), match.pk))
+
+    await database_sync_to_async(services.move_submit)(
+        match_id=match.pk, user=alice, ply=0, move={"type": "attack"}
+    )
+
+    for_bob = await bob_socket.receive_from(timeout=5)
+    assert 'id="board"' in for_bob and 'data-ply="1"' in for_bob
+    assert "Your turn!" in for_bob and 'data-testid="move-attack"' in for_bob
+    assert 'data-testid="side-1"' in for_bob and for_bob.count("you-tag") == 1
+    for_alice = await alice_socket.receive_from(timeout=5)
+    assert 'data-ply="1"' in for_alice and "Waiting for bob" in for_alice
+    assert 'data-testid="move-attack"' not in for_alice
+    for_watcher = await watcher.receive_from(timeout=5)
+    assert 'data-ply="1"' in for_watcher and "you-tag" not in for_watcher
+    assert 'data-testid="move-attack"' not in for_watcher
+    for socket in (alice_socket, bob_socket, watcher):
+        assert await socket.receive_nothing(timeout=0.2)
+        await socket.disconnect()
+
+
+async def test_a_dropped_socket_catches_up_on_reconnect(alice, bob, make_match):
+    match = await database_sync_to_async(make_match)(alice, bob, THREE_EACH)
+    bob_socket = await connected(socket_for(bob, match.pk))
+    await bob_socket.disconnect()
+    await database_sync_to_async(services.move_submit)(
+        match_id=match.pk, user=alice, ply=0, move={"type": "attack"}
+    )
+    again = await connected(socket_for(bob, match.pk))  # the hello makes the page re-fetch
+    assert await again.receive_nothing(timeout=0.2)
+    await again.disconnect()
+
+
+async def test_an_unknown_match_is_refused(alice):
+    communicator = socket_for(alice, 987654)
+    is_connected, code = await communicator.connect(timeout=5)
+    assert not is_connected and code == 4404
+
+
+async def test_the_full_asgi_stack_authenticates_from_the_session(alice, bob, make_match):
+    match = await database_sync_to_async(make_match)(alice, bob, THREE_EACH)
+    client = Client()
+    await database_sync_to_async(client.force_login)(bob)
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/matches/{match.pk}/",
+        headers=[(b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", cookie)],
+    )
+    await connected(communicator)
+    await database_sync_to_async(services.move_submit)(
+        match_id=match.pk, user=alice, ply=0, move={"type": "attack"}
+    )
+    pushed = await communicator.receive_from(timeout=5)
+    assert "Your turn!" in pushed  # bob's own view: it is his turn now
+    await communicator.disconnect()
+
+
+async def test_a_foreign_origin_is_refused(alice, bob, make_match):
+    match = await database_sync_to_async(make_match)(alice, bob, THREE_EACH)
+    communicator = WebsocketCommunicator(
+        application, f"/ws/matches/{match.pk}/", headers=[(b"origin", b"http://evil.example")]
+    )
+    is_connected, _ = await communicator.connect(timeout=5)
+    assert not is_connected
