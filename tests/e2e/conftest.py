@@ -113,7 +113,7 @@ def _server_env(database_url: str) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if key != "CELERY_BROKER_URL"}
     env.update(
         DATABASE_URL=database_url,
-        DEBUG="0",
+        DEBUG="1",
         ALLOWED_HOSTS="127.0.0.1,localhost",
         FAST_PASSWORD_HASHER="1",
         MATCH_POLL_SECONDS="600",

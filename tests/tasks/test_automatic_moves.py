@@ -87,6 +87,7 @@ def real_worker():
     saved = {key: celery_app.conf[key] for key in ("broker_url", "task_always_eager")}
     celery_app.conf.update(broker_url=BROKER, task_always_eager=False)
     _drop_broker_connections()
+    celery_app.control.purge()  # tasks left by an earlier run must not touch this one's ids
     try:
         with start_worker(celery_app, pool="threads", concurrency=2, perform_ping_check=False) as worker:
             yield worker
