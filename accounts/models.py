@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
 
 
 class Profile(models.Model):
@@ -10,6 +11,16 @@ class Profile(models.Model):
     )
     display_name = models.CharField(max_length=40, blank=True)
     created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            # Two players may not race each other to the same name (services check first).
+            models.UniqueConstraint(
+                Lower("display_name"),
+                condition=~models.Q(display_name=""),
+                name="profile_unique_display_name",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name

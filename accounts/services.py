@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from accounts.models import Profile
 from accounts.selectors import display_name_is_taken
@@ -40,11 +40,15 @@ def display_name_clean(*, user: AbstractBaseUser, display_name: str) -> str:
 def profile_update(*, user: AbstractBaseUser, display_name: str) -> Profile:
     """Set the user's display name; raises ValidationError (nothing written) if it is not valid.
 
-    The uniqueness check and the write are not atomic against a concurrent rename to the
-    same name; a unique index on lower(display_name) would close that gap.
+    The check gives the readable message; the unique index on lower(display_name) settles a
+    race between two players renaming to the same name at once.
     """
     name = display_name_clean(user=user, display_name=display_name)
     profile = profile_ensure(user=user)
     profile.display_name = name
-    profile.save(update_fields=["display_name"])
+    try:
+        with transaction.atomic():
+            profile.save(update_fields=["display_name"])
+    except IntegrityError:
+        raise ValidationError(f"“{name}” was just taken by another player.") from None
     return profile

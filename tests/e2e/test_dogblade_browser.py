@@ -66,8 +66,6 @@ class Player:
 def _new_player(browser: Browser, base_url: str, username: str) -> Player:
     context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
     context.set_default_timeout(10_000)
-    if username.startswith("bob"):
-        context.route_web_socket(re.compile("/ws/"), lambda ws: None)
     page = context.new_page()
     player = Player(username, context, page)
     page.on("pageerror", lambda error: player.page_errors.append(str(error)))
@@ -163,6 +161,7 @@ def _click_autoplay(player: Player) -> None:
 def test_two_players_play_dogblade_live(
     chromium_browser: Browser, e2e_server, live_server_url: str, tmp_path_factory
 ) -> None:
+    import time; t0=time.monotonic(); T=lambda m: print(f"{time.monotonic()-t0:6.2f} {m}", flush=True)
     tag = secrets.token_hex(3)
     alice = _new_player(chromium_browser, live_server_url, f"alice_{tag}")
     bob = _new_player(chromium_browser, live_server_url, f"bob_{tag}")
@@ -203,12 +202,13 @@ def test_two_players_play_dogblade_live(
             "data-ply", str(PLIES_BY_HAND + 1), timeout=PUSH_TIMEOUT
         )
         expect(watcher.banner).to_have_text("Your turn!")
-        _click_autoplay(watcher)
+        T("before auto"); _click_autoplay(watcher); T("auto clicked")
 
         for player in players:
             expect(player.board).to_have_attribute(
                 "data-status", "finished", timeout=FINISH_TIMEOUT
             )
+        T(f"finished ply={alice.ply()}")
         for player in players:
             assert player.stayed(), f"{player.username}'s page reloaded"
             expect(player.testid("move-attack")).to_have_count(0)
