@@ -66,7 +66,9 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         {"game": game, "tagline": presenter_for(game.slug).tagline, "is_playable": True}
         for game in registry.all()
     ]
-    upcoming = [name for slug, name in UPCOMING if slug not in registry.slugs()]
+    upcoming = [
+        {"slug": slug, "name": name} for slug, name in UPCOMING if slug not in registry.slugs()
+    ]
     return render(
         request,
         "games/home.html",

@@ -161,7 +161,10 @@ def _click_autoplay(player: Player) -> None:
 def test_two_players_play_dogblade_live(
     chromium_browser: Browser, e2e_server, live_server_url: str, tmp_path_factory
 ) -> None:
-    import time; t0=time.monotonic(); T=lambda m: print(f"{time.monotonic()-t0:6.2f} {m}", flush=True)
+    import time
+
+    t0 = time.monotonic()
+    T = lambda m: print(f"{time.monotonic() - t0:6.2f} {m}", flush=True)
     tag = secrets.token_hex(3)
     alice = _new_player(chromium_browser, live_server_url, f"alice_{tag}")
     bob = _new_player(chromium_browser, live_server_url, f"bob_{tag}")
@@ -202,7 +205,9 @@ def test_two_players_play_dogblade_live(
             "data-ply", str(PLIES_BY_HAND + 1), timeout=PUSH_TIMEOUT
         )
         expect(watcher.banner).to_have_text("Your turn!")
-        T("before auto"); _click_autoplay(watcher); T("auto clicked")
+        T("before auto")
+        _click_autoplay(watcher)
+        T("auto clicked")
 
         for player in players:
             expect(player.board).to_have_attribute(

@@ -16,11 +16,14 @@ from games.routing import websocket_urlpatterns
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
-THREE_EACH = {"deal": {"decks": [[[50, 60]] * 3, [[30, 120]] * 3], "first": 0}}
+THREE_EACH = {"deal": {"decks": [[[50, 60], [9990, 9980]], [[30, 120], [9970, 9960]]], "first": 0}}
+SECRETS = ("9990", "9980", "9970", "9960")  # the undrawn cards: no socket may carry them
 
 
 def socket_for(user, match_id):
-    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/matches/{match_id}/")
+    communicator = WebsocketCommunicator(
+        URLRouter(websocket_urlpatterns), f"/ws/matches/{match_id}/"
+    )
     communicator.scope["user"] = user
     return communicator
 
@@ -53,6 +56,9 @@ async def test_a_move_reaches_the_other_seat_with_its_own_view(alice, bob, make_
     for_watcher = await watcher.receive_from(timeout=5)
     assert 'data-ply="1"' in for_watcher and "you-tag" not in for_watcher
     assert 'data-testid="move-attack"' not in for_watcher
+    for pushed in (for_bob, for_alice, for_watcher):
+        assert not any(secret in pushed for secret in SECRETS)
+        assert match.seed_commitment in pushed and bytes(match.seed).hex() not in pushed
     for socket in (alice_socket, bob_socket, watcher):
         assert await socket.receive_nothing(timeout=0.2)
         await socket.disconnect()

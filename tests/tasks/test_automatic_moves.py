@@ -21,7 +21,9 @@ BROKER = os.environ.get("CELERY_TEST_BROKER_URL", "")
 
 
 def ai_match(user):
-    return services.match_create(creator=user, game_slug="dogblade", opponent="ai", options=AI_FIRST)
+    return services.match_create(
+        creator=user, game_slug="dogblade", opponent="ai", options=AI_FIRST
+    )
 
 
 def wait_for(predicate, seconds=20.0):
@@ -89,7 +91,9 @@ def real_worker():
     _drop_broker_connections()
     celery_app.control.purge()  # tasks left by an earlier run must not touch this one's ids
     try:
-        with start_worker(celery_app, pool="threads", concurrency=2, perform_ping_check=False) as worker:
+        with start_worker(
+            celery_app, pool="threads", concurrency=2, perform_ping_check=False
+        ) as worker:
             yield worker
     finally:
         celery_app.conf.update(**saved)

@@ -258,3 +258,28 @@ def test_unknown_url_is_a_friendly_404(client, db):
     response = client.get("/no/such/page/")
     assert response.status_code == 404
     assert "Back to the hall" in response.content.decode()
+
+
+SENTINEL_DEAL = {
+    "deal": {
+        "decks": [[[50, 60], [9990, 9980], [9970, 9960]], [[30, 120], [9950, 9940], [9930, 9920]]],
+        "first": 0,
+    }
+}
+
+
+@pytest.mark.parametrize("viewer", ["alice", "bob", "spectator"])
+def test_no_page_reveals_an_undrawn_card(client, alice, bob, make_match, viewer):
+    """Undrawn monsters are hidden from everyone: not in the page, the fragment or the log."""
+    match = make_match(alice, bob, options=SENTINEL_DEAL)
+    services.move_submit(match_id=match.pk, user=alice, ply=0, move={"type": "attack"})
+    if viewer != "spectator":
+        client.force_login({"alice": alice, "bob": bob}[viewer])
+    pages = [
+        client.get(match.get_absolute_url()).content.decode(),
+        client.get(reverse("games:board", args=[match.pk])).content.decode(),
+    ]
+    for html in pages:
+        for secret in ("9990", "9980", "9970", "9960", "9950", "9940", "9930", "9920"):
+            assert secret not in html
+        assert bytes(match.seed).hex() not in html
