@@ -24,7 +24,7 @@ demo: migrate
 
 run: demo
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	$(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --ws websockets
+	$(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT)
 
 worker: install
 	$(BIN)/celery -A config worker --loglevel INFO --concurrency 2
