@@ -80,9 +80,25 @@ DATABASES["default"].setdefault("TEST", {})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL", default="")
+
+
+def _next_redis_db(url: str) -> str:
+    """The same Redis server, the next database number (redis://host:6379/0 -> /1)."""
+    base, _, db = url.rstrip("/").rpartition("/")
+    if not db.isdigit() or base.endswith(":/"):
+        return url.rstrip("/") + "/1"
+    return f"{base}/{int(db) + 1}"
+
+
 if REDIS_URL:
+    # The cache gets its own Redis database: cache.clear() flushes its whole database,
+    # which must never wipe the channel layer's group memberships.
+    REDIS_CACHE_URL = env("REDIS_CACHE_URL", default=_next_redis_db(REDIS_URL))
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_CACHE_URL,
+        }
     }
     CHANNEL_LAYERS = {
         "default": {

@@ -113,7 +113,7 @@ def _server_env(database_url: str) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if key != "CELERY_BROKER_URL"}
     env.update(
         DATABASE_URL=database_url,
-        DEBUG="1",
+        DEBUG="0",
         ALLOWED_HOSTS="127.0.0.1,localhost",
         FAST_PASSWORD_HASHER="1",
         MATCH_POLL_SECONDS="600",
@@ -218,6 +218,17 @@ def e2e_server(tmp_path_factory) -> Iterator[LiveServer]:
             )
 
 
+@pytest.fixture(autouse=True)
+def _fast_and_clean():
+    """Replaces the suite-wide fixture of that name (tests/conftest.py) for these tests.
+
+    They use neither this process's settings nor its cache, and clearing a Redis cache
+    flushes the whole Redis database, channel-layer groups included: that would cut the
+    pushes of any live server sharing it (this one, or another run's).
+    """
+    yield
+
+
 @pytest.fixture(scope="session")
 def live_server_url(e2e_server: LiveServer) -> str:
     return e2e_server.url
@@ -227,7 +238,10 @@ def live_server_url(e2e_server: LiveServer) -> str:
 def chromium_browser():
     """A headless Chromium (Debian's); the test is skipped only if it is not installed."""
     if not CHROMIUM.exists():
-        pytest.skip(f"Chromium is not installed at {CHROMIUM}: browser tests need it")
+        message = f"Chromium is not installed at {CHROMIUM}: browser tests need it"
+        if os.environ.get("CI_STRICT"):
+            pytest.fail(message)  # CI installs it: a missing browser is a broken run, not a skip
+        pytest.skip(message)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
