@@ -5,6 +5,7 @@ from games import views
 app_name = "games"
 urlpatterns = [
     path("play/", views.lobby, name="lobby"),
+    path("games/<slug:slug>/rules/", views.rules, name="rules"),
     path("tables/", views.open_matches, name="open_matches"),
     path("matches/", views.my_matches, name="my_matches"),
     path("matches/<int:match_id>/", views.match, name="match"),

@@ -80,6 +80,16 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     )
 
 
+@require_GET
+def rules(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    if slug not in registry.slugs() or not presenter_for(slug).rules_template:
+        return page_not_found(request, MatchNotFound("There are no rules for that game here."))
+    presenter = presenter_for(slug)
+    return render(
+        request, presenter.rules_template, {"game": registry.get(slug), "presenter": presenter}
+    )
+
+
 @require_http_methods(["GET", "POST"])
 @login_required
 def lobby(request: HtmxHttpRequest) -> HttpResponse:

@@ -15,3 +15,5 @@ class BoardPresenter:
     describe: Describe  # one line of the match log for an event, given the seats' names
     tagline: str
     decorate: Callable[[dict[str, Any]], dict[str, Any]] = lambda view: view
+    stylesheet: str = ""  # a game's own CSS under static/, e.g. "css/games/grimhand.css"
+    rules_template: str = ""  # the game's rules page, e.g. "games/grimhand/rules.html"
