@@ -14,6 +14,8 @@ from django.urls import reverse
 
 from accounts.names import display_name
 
+AI_LABELS = {"random": "AI · Easy", "greedy": "AI · Normal", "tutorial": "Tutor"}
+
 
 class Match(models.Model):
     class Status(models.TextChoices):
@@ -25,6 +27,7 @@ class Match(models.Model):
     game = models.SlugField(max_length=32)
     options = models.JSONField(default=dict, blank=True)
     size = models.PositiveSmallIntegerField(default=2)  # number of seats
+    tutorial = models.CharField(max_length=32, blank=True)  # games.tutorials key, if one
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
     seed = models.BinaryField(max_length=32, editable=False)  # secret until the match ends
     seed_commitment = models.CharField(max_length=64, editable=False)  # sha256(seed), public
@@ -119,7 +122,7 @@ class Seat(models.Model):
     @property
     def label(self) -> str:
         if self.is_ai:
-            return f"AI ({self.ai_level})"
+            return AI_LABELS.get(self.ai_level, f"AI ({self.ai_level})")
         if self.user_id is None:
             return "Open seat"
         return display_name(self.user)

@@ -6,6 +6,7 @@ the source of truth. Nothing here writes.
 
 from __future__ import annotations
 
+import json
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +15,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Q, QuerySet
 
+from games import tutorials
 from games.boards import presenter_for
 from games.engine import registry
 from games.engine.core import Event, Game
@@ -135,7 +137,20 @@ def match_board(*, match: Match, seat: Seat | None) -> dict[str, Any]:
         "move_id": uuid.uuid4().hex,  # the retry key of whatever move this board submits
         "poll_seconds": settings.MATCH_POLL_SECONDS,
         "outcome_text": _outcome_text(match, names, seat_index),
+        **_coaching(match, seat_index),
     }
+
+
+def _coaching(match: Match, seat_index: int | None) -> dict[str, Any]:
+    """The tutorial coach's line for the player, and the move it points at (as JSON)."""
+    tutorial = tutorials.get(match.tutorial) if match.tutorial else None
+    if tutorial is None or seat_index != tutorial.player_seat:
+        return {"coach": None, "coached_move": ""}
+    step = tutorial.coach(ply=match.ply, is_finished=match.is_finished)
+    coached = (
+        json.dumps(step.move, separators=(",", ":"), sort_keys=True) if step and step.move else ""
+    )
+    return {"coach": step, "coached_move": coached}
 
 
 def _outcome_text(match: Match, names: list[str], seat_index: int | None) -> str:

@@ -19,8 +19,9 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import selectors
-from games.ai import get_bot
+from games import selectors, tutorials
+from games.ai import Bot, get_bot
+from games.ai.scripted import ScriptedBot
 from games.engine import registry
 from games.engine.core import Chance, Event, IllegalMove, InvalidOptions, Outcome
 from games.errors import (
@@ -38,7 +39,8 @@ from games.errors import (
 from games.models import Match, Move, Seat
 
 MAX_MOVE_BYTES = 4096
-AI_LEVELS = {"random": "Easy"}
+AI_LEVELS = {"random": "Easy"}  # offered in the lobby
+TUTOR = "tutorial"  # the scripted opponent of a tutorial match
 OPPONENTS = ("ai", "player", "open")
 
 # Set while automatic seats are being played in a loop, so each move's on-commit hook does
@@ -59,6 +61,21 @@ class MoveResult:
 # --- creating and joining -------------------------------------------------------------
 
 
+def tutorial_start(*, user: Any, game_slug: str) -> Match:
+    """A first match against the tutor: the tutorial's fixed deal and scripted opening."""
+    tutorial = tutorials.get(game_slug)
+    if tutorial is None:
+        raise CannotCreate("There is no tutorial for that game yet.")
+    return match_create(
+        creator=user,
+        game_slug=game_slug,
+        opponent="ai",
+        ai_level=TUTOR,
+        options=tutorial.options,
+        tutorial=game_slug,
+    )
+
+
 def match_create(
     *,
     creator: Any,
@@ -67,6 +84,7 @@ def match_create(
     invitee_username: str = "",
     ai_level: str = "random",
     options: Mapping[str, Any] | None = None,
+    tutorial: str = "",
 ) -> Match:
     """Open a two-seat match: the creator in seat 0, the opponent (AI, named, open) in seat 1."""
     try:
@@ -76,7 +94,7 @@ def match_create(
     if opponent not in OPPONENTS:
         raise CannotCreate("Choose an opponent: the AI, a named player, or an open seat.")
     invitee = _invitee(creator, invitee_username) if opponent == "player" else None
-    if opponent == "ai" and ai_level not in AI_LEVELS:
+    if opponent == "ai" and ai_level not in AI_LEVELS and ai_level != TUTOR:
         raise CannotCreate("Choose one of the AI levels on offer.")
     seed = os.urandom(32)
     options = dict(options or {})
@@ -93,6 +111,7 @@ def match_create(
             seed=seed,
             seed_commitment=Match.commitment_for(seed),
             created_by=creator,
+            tutorial=tutorial,
         )
         Seat.objects.create(match=match, index=0, user=creator, joined=now)
         if opponent == "ai":
@@ -346,8 +365,15 @@ def _automatic_choice(match: Match, seat: Seat) -> dict[str, Any] | None:
     legal = game.legal_moves(state, seat.index)
     if seat.is_ai:
         chance = Chance(bytes(match.seed), f"ai/{seat.index}/{match.ply}")
-        return get_bot(seat.ai_level).choose(game, game.view(state, seat.index), legal, chance)
+        return _bot_for(match, seat).choose(game, game.view(state, seat.index), legal, chance)
     return legal[0] if len(legal) == 1 else None
+
+
+def _bot_for(match: Match, seat: Seat) -> Bot:
+    tutorial = tutorials.get(match.tutorial) if seat.ai_level == TUTOR else None
+    if tutorial is not None:
+        return ScriptedBot(tutorial.ai_script, fallback=get_bot("random"))
+    return get_bot(seat.ai_level if seat.ai_level != TUTOR else "random")
 
 
 def _is_automatic(seat: Seat) -> bool:

@@ -6,6 +6,7 @@ app_name = "games"
 urlpatterns = [
     path("play/", views.lobby, name="lobby"),
     path("games/<slug:slug>/rules/", views.rules, name="rules"),
+    path("games/<slug:slug>/tutorial/", views.tutorial, name="tutorial"),
     path("tables/", views.open_matches, name="open_matches"),
     path("matches/", views.my_matches, name="my_matches"),
     path("matches/<int:match_id>/", views.match, name="match"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import connection
@@ -17,7 +18,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from games import selectors, services
+from games import selectors, services, tutorials
 from games.boards import presenter_for
 from games.engine import registry
 from games.errors import BadMove, MatchError, MatchNotFound
@@ -63,7 +64,12 @@ def _error_response(request: HtmxHttpRequest, match_id: int, error: MatchError) 
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
     games = [
-        {"game": game, "tagline": presenter_for(game.slug).tagline, "is_playable": True}
+        {
+            "game": game,
+            "tagline": presenter_for(game.slug).tagline,
+            "has_rules": bool(presenter_for(game.slug).rules_template),
+            "has_tutorial": tutorials.get(game.slug) is not None,
+        }
         for game in registry.all()
     ]
     upcoming = [
@@ -88,6 +94,17 @@ def rules(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return render(
         request, presenter.rules_template, {"game": registry.get(slug), "presenter": presenter}
     )
+
+
+@require_POST
+def tutorial(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect(f"{settings.LOGIN_URL}?next={request.path}")
+    try:
+        match = services.tutorial_start(user=request.user, game_slug=slug)
+    except MatchError as error:
+        return page_not_found(request, error)
+    return redirect(match)
 
 
 @require_http_methods(["GET", "POST"])

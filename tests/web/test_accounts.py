@@ -332,7 +332,7 @@ def test_public_player_page_shows_record(client):
     assertContains(response, "Queen of Blades")
     assertContains(response, "<dt>Played</dt><dd>2</dd>", html=False)
     assertContains(response, "50%")
-    assertContains(response, "AI (greedy)")
+    assertContains(response, "AI · Normal")
     assertNotContains(response, "Display name")  # no edit form on the public page
 
 
