@@ -1,5 +1,6 @@
 from django import forms
 
+from games.boards import has_board
 from games.engine import registry
 from games.services import AI_LEVELS
 
@@ -22,7 +23,9 @@ class NewMatchForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [(game.slug, game.name) for game in registry.all()]
+        self.fields["game"].choices = [
+            (game.slug, game.name) for game in registry.all() if has_board(game.slug)
+        ]
 
     def clean(self):
         cleaned = super().clean()

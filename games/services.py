@@ -22,6 +22,7 @@ from django.utils import timezone
 from games import selectors, tutorials
 from games.ai import Bot, get_bot
 from games.ai.scripted import ScriptedBot
+from games.boards import has_board
 from games.engine import registry
 from games.engine.core import Chance, Event, IllegalMove, InvalidOptions, Outcome
 from games.errors import (
@@ -91,6 +92,8 @@ def match_create(
         game = registry.get(game_slug)
     except registry.UnknownGame as error:
         raise CannotCreate(error.message) from None
+    if not has_board(game.slug):
+        raise CannotCreate(f"{game.name} is not open for play yet.")
     if opponent not in OPPONENTS:
         raise CannotCreate("Choose an opponent: the AI, a named player, or an open seat.")
     invitee = _invitee(creator, invitee_username) if opponent == "player" else None

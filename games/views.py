@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.middleware import HtmxDetails
 
 from games import selectors, services, tutorials
-from games.boards import presenter_for
+from games.boards import has_board, presenter_for
 from games.engine import registry
 from games.errors import BadMove, MatchError, MatchNotFound
 from games.forms import NewMatchForm
@@ -71,10 +71,9 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
             "has_tutorial": tutorials.get(game.slug) is not None,
         }
         for game in registry.all()
+        if has_board(game.slug)
     ]
-    upcoming = [
-        {"slug": slug, "name": name} for slug, name in UPCOMING if slug not in registry.slugs()
-    ]
+    upcoming = [{"slug": slug, "name": name} for slug, name in UPCOMING if not has_board(slug)]
     return render(
         request,
         "games/home.html",
@@ -88,7 +87,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_GET
 def rules(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    if slug not in registry.slugs() or not presenter_for(slug).rules_template:
+    if not has_board(slug) or not presenter_for(slug).rules_template:
         return page_not_found(request, MatchNotFound("There are no rules for that game here."))
     presenter = presenter_for(slug)
     return render(

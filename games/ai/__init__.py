@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from games.ai.base import Bot, NoLegalMove, UnknownBot
+from games.ai.greedy import GreedyBot
 from games.ai.random_bot import RandomBot
 
 __all__ = ["Bot", "NoLegalMove", "RandomBot", "UnknownBot", "bot_names", "get_bot"]
 
 _BOTS: dict[str, Callable[[], Bot]] = {
     RandomBot.name: RandomBot,
+    GreedyBot.name: GreedyBot,
 }
 
 

@@ -6,11 +6,19 @@ what a template needs. One module per game, registered by slug.
 
 from __future__ import annotations
 
-from games.boards import dogblade
+from games.boards import dogblade, grimhand
 from games.boards.base import BoardPresenter
 
-_PRESENTERS: dict[str, BoardPresenter] = {"dogblade": dogblade.PRESENTER}
+_PRESENTERS: dict[str, BoardPresenter] = {
+    "dogblade": dogblade.PRESENTER,
+    "grimhand": grimhand.PRESENTER,
+}
 
 
 def presenter_for(slug: str) -> BoardPresenter:
     return _PRESENTERS[slug]
+
+
+def has_board(slug: str) -> bool:
+    """A game is open for play on the site once it has a board (an engine alone is not)."""
+    return slug in _PRESENTERS

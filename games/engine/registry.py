@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from games.engine.core import Game
 from games.engine.dogblade import DogBlade
+from games.engine.grimhand import Grimhand
+from games.engine.haymaker import Haymaker
 
-_GAMES: dict[str, Game] = {game.slug: game for game in (DogBlade(),)}
+_GAMES: dict[str, Game] = {game.slug: game for game in (DogBlade(), Grimhand(), Haymaker())}
 
 
 class UnknownGame(LookupError):

@@ -1,14 +1,21 @@
 """`manage.py simulate <game>`: AI-vs-AI matches through the engine, no database.
 
-Each match's seed is sha256(f"{seed}:{index}"), so a run is reproducible from --seed.
+Each deal's seed is sha256(f"{seed}:{deal}"), so a run is reproducible from --seed.
 The bots rotate through the seats (match i puts bot k in seat (k + i) mod seats), so a
 bot's wins are not just its seat's advantage; --fixed-seats turns that off.
+With --paired (the default while seats rotate) each deal is played once per rotation:
+with two bots, matches 2k and 2k+1 share a deal with the seats swapped, so the luck of
+the deal cancels out. --no-paired gives every match its own deal.
+The JSON reports a 95% Wilson interval ("ci95") for the first bot's share of all matches
+won (draws and unfinished matches count as not won).
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
+import math
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -23,6 +30,20 @@ from games.engine.core import Game
 
 def match_seed(seed: int, index: int) -> bytes:
     return hashlib.sha256(f"{seed}:{index}".encode()).digest()
+
+
+def deal_index(seats: int, index: int, paired: bool) -> int:
+    """Which deal match `index` plays: with pairing, `seats` matches in a row share one."""
+    return index // seats if paired else index
+
+
+def wilson_interval(wins: int, matches: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for a win share of `wins` out of `matches` (95% for z=1.96)."""
+    share = wins / matches
+    spread = z * z / matches
+    centre = (share + spread / 2) / (1 + spread)
+    margin = z * math.sqrt(share * (1 - share) / matches + spread / (4 * matches)) / (1 + spread)
+    return max(0.0, centre - margin), min(1.0, centre + margin)
 
 
 def seat_order(bot_count: int, index: int, rotate: bool) -> list[int]:
@@ -51,6 +72,12 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1, help="run seed (default 1)")
         parser.add_argument("--max-plies", type=int, default=10_000, help="cut a match off here")
         parser.add_argument("--fixed-seats", action="store_true", help="do not rotate seats")
+        parser.add_argument(
+            "--paired",
+            action=argparse.BooleanOptionalAction,
+            default=True,
+            help="play each deal once per seat rotation (default; needs rotating seats)",
+        )
         parser.add_argument("--json", action="store_true", help="print JSON, not a table")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -67,6 +94,7 @@ class Command(BaseCommand):
             seed=options["seed"],
             max_plies=options["max_plies"],
             rotate=not options["fixed_seats"],
+            paired=options["paired"],
         )
         if options["json"]:
             self.stdout.write(json.dumps(report, indent=2))
@@ -102,10 +130,18 @@ class Command(BaseCommand):
 
 
 def simulate(
-    game: Game, names: Sequence[str], *, matches: int, seed: int, max_plies: int, rotate: bool
+    game: Game,
+    names: Sequence[str],
+    *,
+    matches: int,
+    seed: int,
+    max_plies: int,
+    rotate: bool,
+    paired: bool = True,
 ) -> dict[str, Any]:
     """Play `matches` matches and tally them (the JSON the command prints)."""
     seats = len(names)
+    paired = paired and rotate  # without rotation a paired deal would replay the same match
     clock = EngineClock()
     wins_by_seat = [0] * seats
     wins_by_bot = [0] * seats
@@ -115,7 +151,11 @@ def simulate(
         order = seat_order(seats, index, rotate)
         bots = [ai.get_bot(names[bot]) for bot in order]
         state, plies, _moves = play_match(
-            game, match_seed(seed, index), bots, max_plies=max_plies, clock=clock
+            game,
+            match_seed(seed, deal_index(seats, index, paired)),
+            bots,
+            max_plies=max_plies,
+            clock=clock,
         )
         total_plies += plies
         max_plies_seen = max(max_plies_seen, plies)
@@ -133,9 +173,11 @@ def simulate(
         "seed": seed,
         "seats": seats,
         "rotate_seats": rotate,
+        "paired": paired,
         "bots": [
             {"bot": name, "wins": wins} for name, wins in zip(names, wins_by_bot, strict=True)
         ],
+        "ci95": [round(bound, 4) for bound in wilson_interval(wins_by_bot[0], matches)],
         "wins_by_seat": wins_by_seat,
         "wins": matches - draws - unfinished,  # matches someone won
         "draws": draws,
@@ -156,13 +198,16 @@ def format_table(report: dict[str, Any]) -> str:
 
     lines = [
         f"{report['game']}: {matches} matches, seed {report['seed']}, "
-        f"{'rotating' if report['rotate_seats'] else 'fixed'} seats",
+        f"{'rotating' if report['rotate_seats'] else 'fixed'} seats"
+        f"{', paired deals' if report['paired'] else ''}",
         "",
         f"{'':<16}{'wins':>8}  {'share':>6}",
     ]
     for position, bot in enumerate(report["bots"]):
         label = f"bot {position} {bot['bot']}"
         lines.append(f"{label:<16}{share(bot['wins'])}")
+    low, high = report["ci95"]
+    lines.append(f"{'':<16}bot 0 share, 95% CI: {100 * low:.1f}%–{100 * high:.1f}%")
     for seat, wins in enumerate(report["wins_by_seat"]):
         label = f"seat {seat}"
         lines.append(f"{label:<16}{share(wins)}")

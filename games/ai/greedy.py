@@ -1,0 +1,51 @@
+"""The greedy bot: scores each legal move with its game's heuristic and plays the best one.
+
+Invariants:
+- Pure Python (the standard library and `games.engine`/`games.ai` only), like every bot.
+- It decides from its seat's `view` and `legal_moves` only: a heuristic receives exactly
+  those two things and one candidate move, and returns a number (higher is better).
+- Heuristics are registered per game slug in `_EVALUATORS`; a game without one is played
+  at random, so "greedy" can sit at any table. Add a game by writing
+  `evaluate(view, move) -> float` in `games/ai/<slug>_greedy.py` and one line below.
+- Ties between equally scored moves are broken with the bot's own chance stream, so its
+  play is reproducible from the match seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from games.ai import haymaker_greedy
+from games.ai.base import NoLegalMove
+from games.engine.core import Chance, Game, Move
+
+Evaluate = Callable[[dict[str, Any], Move], float]
+
+_EVALUATORS: dict[str, Evaluate] = {
+    "haymaker": haymaker_greedy.evaluate,
+}
+
+
+def evaluator_for(slug: str) -> Evaluate | None:
+    return _EVALUATORS.get(slug)
+
+
+class GreedyBot:
+    """One-move lookahead through a per-game heuristic; random where there is none."""
+
+    name = "greedy"
+
+    def choose(
+        self, game: Game, view: dict[str, Any], legal_moves: list[Move], chance: Chance
+    ) -> Move:
+        if not legal_moves:
+            raise NoLegalMove(f"{game.name}: the greedy bot was asked to move with no legal move.")
+        evaluate = evaluator_for(game.slug)
+        if evaluate is None:
+            return chance.choice(legal_moves)
+        scores = [evaluate(view, move) for move in legal_moves]
+        best = max(scores)
+        return chance.choice(
+            [move for move, score in zip(legal_moves, scores, strict=True) if score == best]
+        )
