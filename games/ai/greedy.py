@@ -16,13 +16,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games.ai import haymaker_greedy
+from games.ai import grimhand_greedy, haymaker_greedy
 from games.ai.base import NoLegalMove
 from games.engine.core import Chance, Game, Move
 
 Evaluate = Callable[[dict[str, Any], Move], float]
 
 _EVALUATORS: dict[str, Evaluate] = {
+    "grimhand": grimhand_greedy.evaluate,
     "haymaker": haymaker_greedy.evaluate,
 }
 

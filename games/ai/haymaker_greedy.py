@@ -35,7 +35,7 @@ def _counts(view: dict[str, Any]) -> tuple[int, int]:
 
 
 def _attack(view: dict[str, Any], move: Move) -> float:
-    mine, theirs = _counts(view)
+    _mine, theirs = _counts(view)
     kind = move["type"]
     if kind == "pass":
         return -3.0

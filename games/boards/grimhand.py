@@ -33,6 +33,12 @@ FATE_LEVELS = (
     (100, "dire", "Deadly"),
 )
 DISCARD_REASONS = {"overdraw": "over the hand limit"}
+# What a draw into a full hand does, by the match's "overdraw" option.
+OVERDRAW_NOTES = {
+    "flush": "one more card flushes the whole hand",
+    "discard_lowest": "one more card pushes out the lowest",
+    "hp_penalty": "one more card is discarded and costs HP",
+}
 
 
 def _deck(kind: str) -> str:
@@ -75,7 +81,7 @@ def describe(event: Event, names: Sequence[str]) -> str:
         case "pass":
             return f"{name} can neither draw nor attack, and passes."
         case "reshuffled":
-            return f"The {LABELS[kind]} deck is reshuffled: {data['count']} cards from its discard pile."
+            return f"The {LABELS[kind]} deck is reshuffled from its {data['count']} discards."
     return event.type.replace("_", " ").capitalize() + "."
 
 
@@ -213,6 +219,7 @@ def _row(player: dict[str, Any], kind: str, view: dict[str, Any]) -> dict[str, A
         "back_art": DECK_ART[kind],
         "total": sum(values) if values is not None else None,
         "is_full": count >= limit,
+        "full_note": OVERDRAW_NOTES.get(view["options"].get("overdraw", "flush"), ""),
         "back_tooltip": f"A face-down {LABELS[kind]} card.",
     }
 
@@ -230,6 +237,10 @@ def decorate(view: dict[str, Any]) -> dict[str, Any]:
     view["pass_move"] = {"type": "pass"}
     view["is_protected"] = view["seat"] is not None and by_seat[me]["lucky"]
     view["preview_text"] = _preview_text(view.get("preview"))
+    winners = (view.get("outcome") or {}).get("winners")
+    view["loser"] = (
+        next((p["seat"] for p in players if p["seat"] not in winners), None) if winners else None
+    )
     return view
 
 

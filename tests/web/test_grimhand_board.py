@@ -46,7 +46,9 @@ def grimhand_match(creator, invitee, deal, **options):
 
 
 def page(client, match, user=None) -> str:
-    if user is not None:
+    if user is None:
+        client.logout()
+    else:
         client.force_login(user)
     response = client.get(match.get_absolute_url())
     assert response.status_code == 200
@@ -135,7 +137,7 @@ def test_a_plain_form_draw_redirects_and_the_new_card_flips_in(client, match, al
     assert response.status_code == 302
     assert response["Location"] == match.get_absolute_url()
     assert Move.objects.filter(match=match).count() == 1
-    board = page(client, match)
+    board = page(client, match, alice)
     assert re.search(r'class="gh-card gh-card-attack is-fresh"[^>]*data-card="attack-5"', board)
     assert "alice takes an Attack 5 into hand." in board
     seen_by_bob = page(client, match, bob)
@@ -173,7 +175,7 @@ def test_an_htmx_attack_shows_the_clash_and_the_pop_ups(client, alice, bob):
 def test_the_death_card_without_a_lucky_7_is_revealed_and_stays(client, alice, bob):
     match = grimhand_match(alice, bob, {**DEAL, "attack": [13, 5], "lucky": [False, False]})
     play(match, alice, {"type": "draw", "deck": "attack"})
-    for viewer, title in ((alice, "bob wins"), (bob, "Victory!"), (None, "bob wins")):
+    for viewer, title in ((alice, "Defeat"), (bob, "Victory!"), (None, "bob wins")):
         board = page(client, match, viewer)
         assert 'data-testid="death-reveal"' in board
         assert "gh-death is-fatal" in board and "Death claims alice" in board

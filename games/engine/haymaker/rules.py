@@ -1,4 +1,4 @@
-"""Haymaker's rules: checking a move, applying it, and the bounded list of legal moves.
+"""Haymaker's rules: checking a move and applying it (the legal-move list is in `moves`).
 
 Decisions are in docs/rules/haymaker.md. Invariants:
 - A turn is one or two moves: the attacker's ("attack", "haymaker" or "pass"), then,

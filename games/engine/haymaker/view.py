@@ -66,8 +66,12 @@ def view(state: HaymakerState, seat: int | None) -> dict[str, Any]:
     table = state.table
     step = "over" if state.result is not None else ("defend" if table else "attack")
     last = state.last
-    if last is not None and not is_player:
-        last = {key: value for key, value in last.items() if key != "taken"}
+    if last is not None:  # a copy: the state's own dict must never be handed out
+        last = {
+            key: list(value) if isinstance(value, list) else value
+            for key, value in last.items()
+            if is_player or key != "taken"
+        }
     return {
         "game": "haymaker",
         "ply": state.ply,
