@@ -40,7 +40,7 @@ from games.errors import (
 from games.models import Match, Move, Seat
 
 MAX_MOVE_BYTES = 4096
-AI_LEVELS = {"random": "Easy"}  # offered in the lobby
+AI_LEVELS = {"random": "Easy", "greedy": "Normal"}  # offered in the lobby
 TUTOR = "tutorial"  # the scripted opponent of a tutorial match
 OPPONENTS = ("ai", "player", "open")
 

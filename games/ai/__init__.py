@@ -2,7 +2,8 @@
 
 A bot decides from a seat's `view` and `legal_moves` only (see `games.ai.base.Bot`), so
 the same bot plays every registered game and can never see hidden information.
-`get_bot(name)` is the registry: "random" today; greedy and ISMCTS bots join it later.
+`get_bot(name)` is the registry: "random" (Easy) and "greedy" (Normal, a per-game
+heuristic); an ISMCTS bot (Hard) is still to come.
 `games.ai.play.play_match` plays a whole match between bots.
 """
 
