@@ -44,6 +44,8 @@ format: install
 
 bench: install
 	$(BIN)/python benchmarks/engine_dogblade.py
+	$(BIN)/python benchmarks/engine_grimhand.py
+	$(BIN)/python benchmarks/engine_haymaker.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache
