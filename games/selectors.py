@@ -153,24 +153,34 @@ def _coaching(match: Match, seat_index: int | None) -> dict[str, Any]:
     return {"coach": step, "coached_move": coached}
 
 
+# How a match ended, said to the winner, to the loser, and to everyone else.
+OUTCOME_PHRASES = {
+    "out_of_cards": ("their last monster fell", "your last monster fell", "the last monster fell"),
+    "death_card": ("they drew the Death card", "you drew the Death card", "the Death card"),
+    "hp": ("their HP ran out", "your HP ran out", "HP ran out"),
+    "resign": ("they resigned", "you resigned", "resignation"),
+    "timeout": ("their time ran out", "your time ran out", "time ran out"),
+    "knockout": ("a knockout", "you were knocked out", "a knockout"),
+    "technical_knockout": ("a technical knockout", "a technical knockout", "a technical knockout"),
+    "decision": ("the judges' decision", "the judges' decision", "the judges' decision"),
+}
+
+
 def _outcome_text(match: Match, names: list[str], seat_index: int | None) -> str:
     outcome = match.outcome
     if match.status == Match.Status.CANCELLED:
         return "This match was called off."
     if not outcome:
         return ""
-    reasons = {
-        "resign": "by resignation",
-        "timeout": "on time",
-        "out_of_cards": "— the other side ran out of monsters",
-    }
-    reason = reasons.get(outcome["reason"], f"({outcome['reason'].replace('_', ' ')})")
     winners = outcome["winners"]
     if not winners:
         return "A draw."
+    reason = outcome["reason"]
+    fallback = reason.replace("_", " ")
+    to_winner, to_loser, neutral = OUTCOME_PHRASES.get(reason, (fallback, fallback, fallback))
     if seat_index is not None:
-        return f"You won {reason}!" if seat_index in winners else f"You lost {reason}."
-    return f"{' and '.join(names[w] for w in winners)} won {reason}."
+        return f"You won: {to_winner}!" if seat_index in winners else f"You lost: {to_loser}."
+    return f"{' and '.join(names[w] for w in winners)} won: {neutral}."
 
 
 def board_version(*, match: Match) -> str:

@@ -6,12 +6,13 @@ what a template needs. One module per game, registered by slug.
 
 from __future__ import annotations
 
-from games.boards import dogblade, grimhand
+from games.boards import dogblade, grimhand, haymaker
 from games.boards.base import BoardPresenter
 
 _PRESENTERS: dict[str, BoardPresenter] = {
     "dogblade": dogblade.PRESENTER,
     "grimhand": grimhand.PRESENTER,
+    "haymaker": haymaker.PRESENTER,
 }
 
 

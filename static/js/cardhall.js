@@ -18,16 +18,27 @@
     if (radio) syncOpponentFields(radio.form);
   });
 
-  // A board that arrives over the socket or by polling is newer than the one shown only
-  // if its version is; never let an older push replace a newer board.
-  document.addEventListener("htmx:oobBeforeSwap", function (event) {
-    var incoming = event.detail.fragment && event.detail.fragment.querySelector
-      ? event.detail.fragment.querySelector("#board") || event.detail.fragment
-      : null;
+  // A board is only swapped in when it is newer than the one shown. The socket's catch-up
+  // on connect, the push that follows my own move and the slow poll often bring the very
+  // same board again: swapping it would replay the last move's animations. (POSTs always
+  // swap: they may carry an error message.) Versions are "<ply>.<updated ms>".
+  function stamp(version) {
+    return Number(String(version || "").split(".")[1] || 0);
+  }
+  function isNotNewer(version) {
     var current = document.getElementById("board");
-    if (!incoming || !current || incoming.id !== "board") return;
-    var older = Number(String(incoming.dataset.version || "0").split(".")[1] || 0) <
-      Number(String(current.dataset.version || "0").split(".")[1] || 0);
-    if (older) event.preventDefault();
+    return !!current && !!version && stamp(version) <= stamp(current.dataset.version);
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var config = event.detail.requestConfig || {};
+    var found = /id="board"[^>]*data-version="([^"]+)"/.exec(event.detail.serverResponse || "");
+    if (config.verb === "get" && found && isNotNewer(found[1])) event.detail.shouldSwap = false;
+  });
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var fragment = event.detail.fragment;
+    var incoming = fragment && fragment.querySelector ? fragment.querySelector("#board") || fragment : null;
+    if (incoming && incoming.id === "board" && isNotNewer(incoming.dataset.version)) {
+      event.preventDefault();
+    }
   });
 })();

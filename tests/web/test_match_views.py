@@ -171,7 +171,7 @@ def test_the_seed_is_revealed_when_the_match_ends(client, match, alice):
     services.match_resign(match_id=match.pk, user=alice)
     html = _login(client, alice).get(match.get_absolute_url()).content.decode()
     assert bytes(Match.objects.get(pk=match.pk).seed).hex() in html
-    assert "You lost by resignation" in html
+    assert "You lost: you resigned." in html
 
 
 def test_resign_and_autoplay_over_http(client, match, alice):
