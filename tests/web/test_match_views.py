@@ -283,3 +283,10 @@ def test_no_page_reveals_an_undrawn_card(client, alice, bob, make_match, viewer)
         for secret in ("9990", "9980", "9970", "9960", "9950", "9940", "9930", "9920"):
             assert secret not in html
         assert bytes(match.seed).hex() not in html
+
+
+def test_the_header_counts_matches_waiting_for_me(client, match, alice, bob):
+    html = _login(client, alice).get(reverse("home")).content.decode()
+    assert 'data-testid="turns-waiting">1<' in html
+    client.force_login(bob)
+    assert 'data-testid="turns-waiting"' not in client.get(reverse("home")).content.decode()
