@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextvars
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +24,7 @@ from games.ai import Bot, get_bot
 from games.ai.scripted import ScriptedBot
 from games.boards import has_board
 from games.engine import registry
-from games.engine.core import Chance, Event, IllegalMove, InvalidOptions, Outcome
+from games.engine.core import Chance, Event, Game, IllegalMove, InvalidOptions, Outcome
 from games.errors import (
     BadMove,
     CannotCreate,
@@ -77,32 +77,42 @@ def tutorial_start(*, user: Any, game_slug: str) -> Match:
     )
 
 
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who takes one of the other seats of a new table."""
+
+    kind: str  # "ai", "player" (a named, invited player) or "open" (anyone may take it)
+    ai_level: str = "random"
+    username: str = ""
+
+
 def match_create(
     *,
     creator: Any,
     game_slug: str,
-    opponent: str,
+    opponent: str = "",
     invitee_username: str = "",
     ai_level: str = "random",
     options: Mapping[str, Any] | None = None,
     tutorial: str = "",
+    others: Sequence[SeatSpec] | None = None,
 ) -> Match:
-    """Open a two-seat match: the creator in seat 0, the opponent (AI, named, open) in seat 1."""
-    try:
-        game = registry.get(game_slug)
-    except registry.UnknownGame as error:
-        raise CannotCreate(error.message) from None
-    if not has_board(game.slug):
-        raise CannotCreate(f"{game.name} is not open for play yet.")
-    if opponent not in OPPONENTS:
-        raise CannotCreate("Choose an opponent: the AI, a named player, or an open seat.")
-    invitee = _invitee(creator, invitee_username) if opponent == "player" else None
-    if opponent == "ai" and ai_level not in AI_LEVELS and ai_level != TUTOR:
-        raise CannotCreate("Choose one of the AI levels on offer.")
+    """Open a table: the creator in seat 0, then `others` in order.
+
+    For a two-seat game `opponent` (+ `invitee_username` / `ai_level`) is the short form of
+    a one-seat `others`. The match starts as soon as every seat is taken.
+    """
+    game = _open_game(game_slug)
+    if others is None:
+        others = _short_form(game, opponent, invitee_username, ai_level)
+    size = len(others) + 1
+    if not game.min_seats <= size <= game.max_seats:
+        raise CannotCreate(f"{game.name} is played by {_seat_range(game)} players.")
+    invitees = _check_others(creator, others)
     seed = os.urandom(32)
     options = dict(options or {})
     try:
-        game.new(game.min_seats, seed, options)
+        game.new(size, seed, options)
     except InvalidOptions as error:
         raise CannotCreate(error.message) from None
     now = timezone.now()
@@ -110,21 +120,61 @@ def match_create(
         match = Match.objects.create(
             game=game.slug,
             options=options,
-            size=game.min_seats,
+            size=size,
             seed=seed,
             seed_commitment=Match.commitment_for(seed),
             created_by=creator,
             tutorial=tutorial,
         )
         Seat.objects.create(match=match, index=0, user=creator, joined=now)
-        if opponent == "ai":
-            Seat.objects.create(
-                match=match, index=1, kind=Seat.Kind.AI, ai_level=ai_level, joined=now
-            )
-        else:
-            Seat.objects.create(match=match, index=1, user=invitee)
+        for index, (spec, invitee) in enumerate(zip(others, invitees, strict=True), start=1):
+            if spec.kind == "ai":
+                Seat.objects.create(
+                    match=match, index=index, kind=Seat.Kind.AI, ai_level=spec.ai_level, joined=now
+                )
+            else:
+                Seat.objects.create(match=match, index=index, user=invitee)
         _start_if_full(match)
     return match
+
+
+def _open_game(game_slug: str) -> Game:
+    try:
+        game = registry.get(game_slug)
+    except registry.UnknownGame as error:
+        raise CannotCreate(error.message) from None
+    if not has_board(game.slug):
+        raise CannotCreate(f"{game.name} is not open for play yet.")
+    return game
+
+
+def _short_form(game: Game, opponent: str, username: str, ai_level: str) -> list[SeatSpec]:
+    if game.max_seats == 1:
+        return []
+    if opponent not in OPPONENTS:
+        raise CannotCreate("Choose an opponent: the AI, a named player, or an open seat.")
+    return [SeatSpec(kind=opponent, ai_level=ai_level, username=username)]
+
+
+def _seat_range(game: Game) -> str:
+    if game.min_seats == game.max_seats:
+        return f"exactly {game.min_seats}"
+    return f"{game.min_seats} to {game.max_seats}"
+
+
+def _check_others(creator: Any, others: Sequence[SeatSpec]) -> list[Any]:
+    """The invited users, seat by seat (None for AI and open seats), after every check."""
+    invitees = []
+    for spec in others:
+        if spec.kind not in OPPONENTS:
+            raise CannotCreate("Each seat is the AI, a named player, or an open seat.")
+        if spec.kind == "ai" and spec.ai_level not in AI_LEVELS and spec.ai_level != TUTOR:
+            raise CannotCreate("Choose one of the AI levels on offer.")
+        invitees.append(_invitee(creator, spec.username) if spec.kind == "player" else None)
+    named = [user.pk for user in invitees if user is not None]
+    if len(named) != len(set(named)):
+        raise CannotCreate("Each invited player can take only one seat.")
+    return invitees
 
 
 def _invitee(creator: Any, username: str) -> Any:
@@ -162,6 +212,24 @@ def match_join(*, match_id: int, user: Any) -> Match:
             seat.user = user
         seat.joined = timezone.now()
         seat.save(update_fields=["user", "joined"])
+        _start_if_full(match)
+    return match
+
+
+def match_fill_with_ai(*, match_id: int, user: Any, ai_level: str = "random") -> Match:
+    """The host seats the AI in every seat not yet taken (open or still invited); it starts."""
+    if ai_level not in AI_LEVELS:
+        raise CannotCreate("Choose one of the AI levels on offer.")
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != Match.Status.WAITING:
+            raise SeatUnavailable("Only a table that has not started can be filled.")
+        if match.created_by_id != user.pk:
+            raise NotSeated("Only the host can fill the table with AI players.")
+        now = timezone.now()
+        for seat in match.seats.select_for_update().filter(joined__isnull=True):
+            seat.kind, seat.user, seat.ai_level, seat.joined = Seat.Kind.AI, None, ai_level, now
+            seat.save(update_fields=["kind", "user", "ai_level", "joined"])
         _start_if_full(match)
     return match
 

@@ -136,3 +136,49 @@ def test_the_example_battle_through_the_services(alice, bob, make_match):
         (2, 0),
         (3, 1),
     ]
+
+
+def test_a_table_described_seat_by_seat(alice, bob):
+    match = services.match_create(
+        creator=alice,
+        game_slug="dogblade",
+        others=[services.SeatSpec(kind="player", username="bob")],
+    )
+    assert [(s.index, s.user) for s in match.seats.all()] == [(0, alice), (1, bob)]
+
+
+@pytest.mark.parametrize(
+    ("others", "message"),
+    [
+        ([], "exactly 2 players"),
+        ([services.SeatSpec(kind="open"), services.SeatSpec(kind="open")], "exactly 2 players"),
+        ([services.SeatSpec(kind="robot")], "Each seat is"),
+        ([services.SeatSpec(kind="ai", ai_level="godlike")], "AI levels"),
+    ],
+)
+def test_bad_tables_write_nothing(alice, others, message):
+    with pytest.raises(CannotCreate, match=message):
+        services.match_create(creator=alice, game_slug="dogblade", others=others)
+    assert not Match.objects.exists()
+
+
+def test_the_host_fills_the_empty_seats_with_ai(alice, bob):
+    match = services.match_create(creator=alice, game_slug="dogblade", opponent="open")
+    with pytest.raises(NotSeated, match="Only the host"):
+        services.match_fill_with_ai(match_id=match.pk, user=bob)
+    services.match_fill_with_ai(match_id=match.pk, user=alice, ai_level="greedy")
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+    seat = match.seats.get(index=1)
+    assert seat.is_ai and seat.ai_level == "greedy" and seat.joined is not None
+    with pytest.raises(SeatUnavailable):
+        services.match_fill_with_ai(match_id=match.pk, user=alice)
+
+
+def test_filling_withdraws_an_unanswered_invitation(alice, bob):
+    match = services.match_create(
+        creator=alice, game_slug="dogblade", opponent="player", invitee_username="bob"
+    )
+    services.match_fill_with_ai(match_id=match.pk, user=alice)
+    assert match.seats.get(index=1).user is None
+    assert Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE
