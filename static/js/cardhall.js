@@ -2,20 +2,38 @@
 (function () {
   "use strict";
 
-  // Lobby: show the opponent fields that apply to the chosen opponent.
-  function syncOpponentFields(form) {
+  // Lobby: show only the seats the chosen game and table size use, and the username box
+  // only where a named player is invited. Without JavaScript every row shows and the
+  // server ignores the rows it does not need.
+  function syncLobby(form) {
+    var option = form.querySelector('select[name="game"]').selectedOptions[0];
+    var low = Number(option.dataset.min), high = Number(option.dataset.max);
+    var players = form.querySelector('select[name="players"]');
+    var size = low === high ? low : Math.min(Math.max(Number(players.value), low), high);
+    form.querySelector("[data-multi-seat]").hidden = low === high;
+    Array.prototype.forEach.call(players.options, function (choice) {
+      choice.disabled = Number(choice.value) < low || Number(choice.value) > high;
+    });
+    if (low !== high) players.value = String(size);
+    form.querySelectorAll("[data-seat-row]").forEach(function (row) {
+      row.hidden = Number(row.getAttribute("data-seat-row")) >= size;
+    });
     var checked = form.querySelector('input[name="opponent"]:checked');
-    var value = checked ? checked.value : "";
     form.querySelectorAll("[data-show-for]").forEach(function (row) {
-      row.hidden = row.getAttribute("data-show-for") !== value;
+      if (row.hidden) return;
+      row.hidden = row.getAttribute("data-show-for") !== (checked ? checked.value : "");
     });
   }
+  function lobbyOf(target) {
+    return target && target.closest ? target.closest(".lobby-form") : null;
+  }
   document.addEventListener("change", function (event) {
-    if (event.target.name === "opponent") syncOpponentFields(event.target.form);
+    var form = lobbyOf(event.target);
+    if (form) syncLobby(form);
   });
   document.addEventListener("DOMContentLoaded", function () {
-    var radio = document.querySelector('input[name="opponent"]');
-    if (radio) syncOpponentFields(radio.form);
+    var form = document.querySelector(".lobby-form");
+    if (form) syncLobby(form);
   });
 
   // A board is only swapped in when it is newer than the one shown. The socket's catch-up
