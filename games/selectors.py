@@ -6,7 +6,6 @@ the source of truth. Nothing here writes.
 
 from __future__ import annotations
 
-import json
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +19,7 @@ from games.boards import presenter_for
 from games.engine import registry
 from games.engine.core import Event, Game
 from games.models import Match, Seat
+from games.templatetags.cardhall import tojson
 
 LOG_LINES = 40
 CACHE_SECONDS = 6 * 3600
@@ -147,9 +147,8 @@ def _coaching(match: Match, seat_index: int | None) -> dict[str, Any]:
     if tutorial is None or seat_index != tutorial.player_seat:
         return {"coach": None, "coached_move": ""}
     step = tutorial.coach(ply=match.ply, is_finished=match.is_finished)
-    coached = (
-        json.dumps(step.move, separators=(",", ":"), sort_keys=True) if step and step.move else ""
-    )
+    # The same JSON as the board's move buttons (the `tojson` filter), so they can compare.
+    coached = tojson(step.move) if step and step.move else ""
     return {"coach": step, "coached_move": coached}
 
 

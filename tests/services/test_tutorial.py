@@ -61,6 +61,7 @@ def test_the_tutorial_page_and_view(client, alice):
     assert response.status_code == 302 and response["Location"] == match.get_absolute_url()
     html = client.get(match.get_absolute_url()).content.decode()
     assert 'data-testid="coach"' in html
+    assert html.count("is-coached") == 1 and 'data-testid="draw-attack"' in html
     assert Seat.objects.get(match=match, index=1).label == "Tutor"
 
 
