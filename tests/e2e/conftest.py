@@ -104,9 +104,13 @@ def _start_match_ids_at_random(database_url: str) -> None:
     else:
         path = database_url.removeprefix("sqlite:///")
         with sqlite3.connect(path) as conn:
-            conn.execute(
-                "INSERT INTO sqlite_sequence (name, seq) VALUES ('games_match', ?)", [start]
-            )
+            moved = conn.execute(
+                "UPDATE sqlite_sequence SET seq = ? WHERE name = 'games_match'", [start]
+            ).rowcount
+            if not moved:
+                conn.execute(
+                    "INSERT INTO sqlite_sequence (name, seq) VALUES ('games_match', ?)", [start]
+                )
 
 
 def _server_env(database_url: str) -> dict[str, str]:
