@@ -42,6 +42,7 @@ from games.models import Match, Move, Seat
 MAX_MOVE_BYTES = 4096
 AI_LEVELS = {"random": "Easy", "greedy": "Normal"}  # offered in the lobby
 TUTOR = "tutorial"  # the scripted opponent of a tutorial match
+FORFEIT = "forfeit"  # the move type of a resignation, in games that play on without the seat
 OPPONENTS = ("ai", "player", "open")
 
 # Set while automatic seats are being played in a loop, so each move's on-commit hook does
@@ -302,16 +303,36 @@ def _apply_locked(
         raise MatchNotStarted("The match has not started yet: waiting for every seat to be taken.")
     if match.is_finished:
         raise MatchFinished("This match is over.")
-    if ply != match.ply:
+    if ply != match.ply and not _is_simultaneous_catch_up(match, seat, ply):
         raise StaleMove("The board changed since you saw it. Here is the current position.")
     if seat.index not in match.seats_to_act:
         raise NotYourTurn("It is not your turn.")
+    if move.get("type") == FORFEIT:
+        raise BadMove("To leave the match, resign.")
+    return _append(match, seat, move, user=user, move_id=move_id)
+
+
+def _is_simultaneous_catch_up(match: Match, seat: Seat, ply: int) -> bool:
+    """In a phase where several seats act at once (a secret setup), other seats' moves since
+    the board was loaded do not make this seat's move stale: it still applies, at the
+    current ply. Anything this seat did itself since then still makes it stale."""
+    return (
+        ply < match.ply
+        and len(match.seats_to_act) > 1
+        and seat.index in match.seats_to_act
+        and not match.moves.filter(ply__gte=ply, seat=seat.index).exists()
+    )
+
+
+def _append(match: Match, seat: Seat, move: Any, *, user: Any, move_id: str | None) -> MoveResult:
+    """Apply `move` for `seat` at the match's current ply and log it (the row is locked)."""
     game = registry.get(match.game)
     replayed = selectors.match_replay(match=match)
     try:
         state, events = game.apply(replayed.state, seat.index, move)
     except IllegalMove as error:
         raise InvalidMove(error.message) from None
+    ply = match.ply
     try:
         with transaction.atomic():
             Move.objects.create(
@@ -360,14 +381,23 @@ def match_resign(*, match_id: int, user: Any) -> Match:
             raise NotSeated("You are not playing in this match.")
         if match.status != Match.Status.ACTIVE:
             raise MatchFinished("Only a match in play can be resigned.")
-        game = registry.get(match.game)
-        state = selectors.match_replay(match=match).state
         seat.resigned = True
         seat.save(update_fields=["resigned"])
-        _finish(match, game.forfeit(state, seat.index, "resign"))
-        match.save()
-        _after_commit(match)
+        _forfeit(match, seat, "resign", user=user)
     return match
+
+
+def _forfeit(match: Match, seat: Seat, reason: str, *, user: Any) -> None:
+    """`seat` leaves the match: it ends (two-player games), or, where the game plays on
+    without the seat, the forfeit is logged as that seat's move, whoever's turn it is."""
+    game = registry.get(match.game)
+    if getattr(game, "forfeit_is_a_move", False):
+        _append(match, seat, {"type": FORFEIT, "reason": reason}, user=user, move_id=None)
+        return
+    state = selectors.match_replay(match=match).state
+    _finish(match, game.forfeit(state, seat.index, reason))
+    match.save()
+    _after_commit(match)
 
 
 def seat_set_autoplay(*, match_id: int, user: Any, is_enabled: bool) -> Seat:

@@ -113,8 +113,14 @@ class Game(Protocol):
 
     def sample_hidden(self, state: Any, seat: int, chance: Chance) -> Any: ...
 
-    def forfeit(self, state: Any, seat: int, reason: str) -> Outcome:
-        """The outcome when `seat` resigns or runs out of time ("resign", "timeout")."""
+    def forfeit(self, state: Any, seat: int, reason: str) -> Outcome | None:
+        """The outcome when `seat` resigns or runs out of time ("resign", "timeout").
+
+        Two-player games end there. A game that plays on without the seat sets the class
+        attribute `forfeit_is_a_move = True`: the platform then logs the move
+        {"type": "forfeit", "reason": reason} for that seat, out of turn, and the match ends
+        only if `outcome` says so; `forfeit` returns what that move would lead to.
+        """
         ...
 
 
