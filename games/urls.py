@@ -12,6 +12,7 @@ urlpatterns = [
     path("matches/<int:match_id>/", views.match, name="match"),
     path("matches/<int:match_id>/board/", views.board, name="board"),
     path("matches/<int:match_id>/move/", views.move, name="move"),
+    path("matches/<int:match_id>/preview/", views.move_preview, name="preview"),
     path("matches/<int:match_id>/resign/", views.resign, name="resign"),
     path("matches/<int:match_id>/join/", views.join, name="join"),
     path("matches/<int:match_id>/cancel/", views.cancel, name="cancel"),

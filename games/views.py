@@ -7,6 +7,7 @@ the whole page (plain forms, JavaScript off). Nothing here holds game logic.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django.conf import settings
@@ -115,9 +116,7 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
             match = services.match_create(
                 creator=request.user,
                 game_slug=form.cleaned_data["game"],
-                opponent=form.cleaned_data["opponent"],
-                invitee_username=form.cleaned_data["username"],
-                ai_level=form.cleaned_data["ai_level"],
+                others=form.other_seats(),
             )
         except MatchError as error:
             form.add_error(None, error.message)
@@ -182,6 +181,9 @@ def _move_input(request: HttpRequest) -> tuple[Any, Any, str | None]:
         if not isinstance(body, dict):
             raise BadMove('Send a JSON object: {"ply": 3, "move": {"type": "attack"}}.')
         return body.get("ply"), body.get("move"), _move_id(body.get("move_id"))
+    if "action" in request.POST and "move" not in request.POST:
+        payload = _card_form_move(request.POST["action"], request.POST.getlist("cards"))
+        return request.POST.get("ply"), payload, _move_id(request.POST.get("move_id"))
     raw = request.POST.get("move", "")
     try:
         payload = json.loads(raw)
@@ -190,12 +192,55 @@ def _move_input(request: HttpRequest) -> tuple[Any, Any, str | None]:
     return request.POST.get("ply"), payload, _move_id(request.POST.get("move_id"))
 
 
+# Buttons of a card form that play no cards, whatever is checked (Haymaker's "take the
+# hit" and "pass").
+CARDLESS_ACTIONS = frozenset({"pass", "take_hit"})
+ACTION_SHAPE = re.compile(r"[a-z_]{1,32}")
+
+
+def _card_form_move(action: str, cards: list[str]) -> dict[str, Any]:
+    """The move of a card form: the button pressed ("action") and the cards checked."""
+    if not ACTION_SHAPE.fullmatch(action):
+        raise BadMove("That button does not make a move here. Reload the page and try again.")
+    if action in CARDLESS_ACTIONS:
+        return {"type": action}
+    return {"type": action, "cards": cards}
+
+
 def _move_id(value: Any) -> str | None:
     if value in (None, ""):
         return None
     if not isinstance(value, str) or len(value) > 64:
         raise BadMove("That move id is not valid.")
     return value
+
+
+@require_GET
+def move_preview(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    """A card form's action bar for the checked cards (`?cards=7H&cards=8H&ply=3`).
+
+    Each button is enabled only if the engine says its move is legal now. No seat, not
+    your turn, or a page behind the match (`ply`): every button disabled.
+    """
+    match = selectors.match_get(match_id=match_id)
+    if match is None:
+        return page_not_found(request, MatchNotFound("There is no such match."))
+    presenter = presenter_for(match.game)
+    if not hasattr(presenter, "action_bar"):
+        return page_not_found(request, MatchNotFound("This board has no move preview."))
+    context = _board_context(request, match)
+    cards = request.GET.getlist("cards")
+    is_current = request.GET.get("ply", str(match.ply)) == str(match.ply)
+    seat = context["seat_index"] if context["is_my_turn"] and is_current else None
+    game, state = context["game"], selectors.match_replay(match=match).state
+
+    def is_legal(action: str) -> bool:
+        return seat is not None and game.is_legal(state, seat, _card_form_move(action, cards))
+
+    context["view"]["bar"] = presenter.action_bar(
+        view=context["view"], cards=cards, is_legal=is_legal
+    )
+    return render(request, presenter.preview_template, context)
 
 
 def _after_post(request: HtmxHttpRequest, match_id: int) -> HttpResponse:

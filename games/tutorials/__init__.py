@@ -54,4 +54,4 @@ def get(game: str) -> Tutorial | None:
 
 def _load() -> None:
     if not _TUTORIALS:
-        from games.tutorials import grimhand  # noqa: F401  (registers itself)
+        from games.tutorials import grimhand, haymaker  # noqa: F401  (each registers itself)

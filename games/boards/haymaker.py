@@ -1,0 +1,345 @@
+"""Haymaker on the page: the ring, real playing cards, the action bar and the log lines.
+
+Presentation only. Everything here restates what the viewer's `view` already says (their
+hand, counts, the attack on the table, the last turn) in the words and pictures a player
+needs. The action bar's buttons are enabled by an `is_legal` answer the
+view gets from the engine (`game.is_legal`): no rule is decided here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.boards.base import BoardPresenter
+from games.engine.core import Event
+
+SUITS = {
+    "C": ("clubs", "♣", "black"),
+    "D": ("diamonds", "♦", "red"),
+    "H": ("hearts", "♥", "red"),
+    "S": ("spades", "♠", "black"),
+}
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
+RANK_WORDS = {"A": "Ace"}
+ALL_CARDS = tuple(rank + suit for suit in SUITS for rank in RANKS)
+
+# Pip layouts of a real deck: (column, row) per pip, columns 0/1/2 = left/centre/right,
+# rows in eighths of the pip field from the top. Pips below the middle are drawn upside down.
+_L, _C, _R = 0, 1, 2
+PIPS: dict[int, tuple[tuple[int, float], ...]] = {
+    1: ((_C, 4),),
+    2: ((_C, 0), (_C, 8)),
+    3: ((_C, 0), (_C, 4), (_C, 8)),
+    4: ((_L, 0), (_R, 0), (_L, 8), (_R, 8)),
+    5: ((_L, 0), (_R, 0), (_C, 4), (_L, 8), (_R, 8)),
+    6: ((_L, 0), (_R, 0), (_L, 4), (_R, 4), (_L, 8), (_R, 8)),
+    7: ((_L, 0), (_R, 0), (_C, 2), (_L, 4), (_R, 4), (_L, 8), (_R, 8)),
+    8: ((_L, 0), (_R, 0), (_C, 2), (_L, 4), (_R, 4), (_C, 6), (_L, 8), (_R, 8)),
+    9: ((_L, 0), (_R, 0), (_L, 8 / 3), (_R, 8 / 3), (_C, 4), (_L, 16 / 3), (_R, 16 / 3))
+    + ((_L, 8), (_R, 8)),
+    10: ((_L, 0), (_R, 0), (_C, 4 / 3), (_L, 8 / 3), (_R, 8 / 3), (_L, 16 / 3), (_R, 16 / 3))
+    + ((_C, 20 / 3), (_L, 8), (_R, 8)),
+}
+PIP_X = (36, 50, 64)  # percent of the card's width
+PIP_TOP, PIP_BOTTOM = 18, 82  # percent of the card's height
+
+ACTION_LABELS = {
+    "attack": "Attack",
+    "haymaker": "Haymaker",
+    "pass": "Pass",
+    "block": "Block",
+    "take_hit": "Take the hit",
+}
+ROLE_ACTIONS = {"attacker": ("attack", "haymaker", "pass"), "defender": ("block", "take_hit")}
+CARD_ACTIONS = ("attack", "haymaker", "block")  # the buttons that play the checked cards
+REVERSAL_REASONS = {
+    "equal": "an exact block",
+    "haymaker": "every block of a haymaker is one",
+    "attacker_empty": "the attacker has no cards left",
+}
+ENDINGS = {  # title, and what happened to the loser (or, for a decision, to the judges)
+    "knockout": ("K.O.!", "could not pay for the hit."),
+    "technical_knockout": ("T.K.O.", "had no move left."),
+    "decision": ("Decision", "Both hands are empty: the judges count the discards."),
+    "draw": ("Draw", "Both hands are empty, and the discards are even."),
+    "resign": ("Resigned", "threw in the towel."),
+    "timeout": ("Time!", "ran out of time."),
+}
+
+
+# --- cards --------------------------------------------------------------------------------
+
+
+def card(name: str) -> dict[str, Any]:
+    """A face-up card as the template draws it (name like "7H", "AS", "10D")."""
+    rank, suit = name[:-1], name[-1]
+    suit_name, symbol, color = SUITS[suit]
+    value = RANKS.index(rank) + 1
+    pips = [
+        {
+            "x": f"{PIP_X[column]}%",
+            "y": f"{PIP_TOP + (PIP_BOTTOM - PIP_TOP) * row / 8:.1f}%",
+            "is_flipped": row > 4,
+        }
+        for column, row in PIPS[value]
+    ]
+    return {
+        "name": name,
+        "rank": rank,
+        "suit": suit,
+        "value": value,
+        "suit_name": suit_name,
+        "symbol": symbol,
+        "color": color,
+        "short": f"{rank}{symbol}",
+        "label": f"{RANK_WORDS.get(rank, rank)} of {suit_name}",
+        "pips": pips,
+        "quoted": json.dumps(name),  # how the card appears in a coached move's JSON
+    }
+
+
+CARDS: dict[str, dict[str, Any]] = {name: card(name) for name in ALL_CARDS}
+
+
+def _cards(names: Sequence[str] | None) -> list[dict[str, Any]]:
+    return [dict(CARDS[name]) for name in names or () if name in CARDS]
+
+
+def _short(names: Sequence[str]) -> str:
+    return " ".join(CARDS[name]["short"] for name in names if name in CARDS)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+# --- the match log ---------------------------------------------------------------------------
+
+
+def describe(event: Event, names: Sequence[str]) -> str:
+    """One line of the match log, in the ring's voice."""
+    data = event.data
+
+    def who(key: str = "seat") -> str:
+        return names[data[key]] if key in data and data[key] is not None else ""
+
+    match event.type:
+        case "attack":
+            return f"{who()} jabs with {_short(data['cards'])}: an attack of {data['strength']}."
+        case "haymaker":
+            return f"{who()} swings a HAYMAKER: {_short(data['cards'])} for {data['strength']}!"
+        case "block":
+            return (
+                f"{who()} blocks with {_short(data['cards'])}: "
+                f"{data['strength']} against {data['attack_strength']}."
+            )
+        case "reversal":
+            why = " and ".join(REVERSAL_REASONS.get(r, r) for r in data.get("reasons", ()))
+            return f"REVERSAL! {who()} turns the fight around ({why})."
+        case "discarded":
+            return (
+                f"{_short(data['cards'])} go to {who()}'s discard pile "
+                f"({_plural(data['count'], 'card')})."
+            )
+        case "roles_switched":
+            return f"Roles switch: {who('attacker')} attacks, {who('defender')} defends."
+        case "hit":
+            return f"{who()} takes the hit, which costs {_plural(data['count'], 'card')}."
+        case "cards_taken":
+            return f"{who('to')} takes {_short(data['cards'])} from {who('from')}'s hand."
+        case "pass":
+            return f"{who()} passes: both draw, and the roles switch."
+        case "card_drawn":
+            return f"{who()} draws a card ({_plural(data['deck_count'], 'card')} left to draw)."
+        case "drew":
+            return f"It is the {CARDS[data['card']]['label']}."
+        case "knockout":
+            return f"KNOCKOUT! {who('loser')} cannot pay for the hit. {who('winner')} wins."
+        case "technical_knockout":
+            return f"Technical knockout: {who('loser')} has no move left. {who('winner')} wins."
+        case "decision":
+            scores = "–".join(str(count) for count in data.get("discards", ()))
+            winners = data.get("winners") or []
+            result = f"{names[winners[0]]} wins" if winners else "a draw"
+            return f"Both hands are empty. Decision on discard piles, {scores}: {result}."
+    return event.type.replace("_", " ").capitalize() + "."
+
+
+# --- the board ------------------------------------------------------------------------------
+
+
+def _player(player: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    player = dict(player)
+    revealed = player["revealed"]
+    discard = player["discard"]
+    player["is_viewer"] = player["seat"] == view["seat"]
+    player["is_attacker"] = player["role"] == "attacker"
+    player["is_acting"] = player["seat"] in view["to_act"]
+    player["revealed_cards"] = _cards(revealed)
+    player["backs"] = range(max(0, player["hand_count"] - len(revealed)))
+    player["discard_top"] = _cards(discard[-3:])
+    player["discard_text"] = _short(discard) or "empty"
+    return player
+
+
+def _last_turn(view: dict[str, Any], bottom: int) -> dict[str, Any] | None:
+    last = view.get("last_turn")
+    if not last:
+        return None
+    last = dict(last)
+    last["attack_cards"] = _cards(last["attack"])
+    last["block_cards"] = _cards(last["block"])
+    last["taken_cards"] = _cards(last.get("taken"))
+    last["taken_backs"] = range(0 if last["taken_cards"] else last["taken_count"])
+    last["from_side"] = "bottom" if last["attacker"] == bottom else "top"
+    if last["action"] == "pass":
+        result, title = "pass", "Pass"
+    elif last["response"] == "block":
+        result, title = ("reversal", "Reversal!") if last["is_reversal"] else ("block", "Blocked")
+    else:
+        result, title = "hit", "Hit!"
+    last["result"], last["title"] = result, title
+    return last
+
+
+def _outcome(view: dict[str, Any], players: list[dict[str, Any]]) -> dict[str, Any] | None:
+    outcome = view.get("outcome")
+    if not outcome:
+        return None
+    winners = outcome["winners"]
+    loser = next((p["seat"] for p in players if winners and p["seat"] not in winners), None)
+    title, why = ENDINGS.get(outcome["reason"], (outcome["reason"].replace("_", " "), ""))
+    scores = outcome.get("scores") or [p["discard_count"] for p in players]
+    return {
+        **outcome,
+        "title": title,
+        "why": why,
+        "loser": loser,
+        "scores_text": "–".join(str(score) for score in scores),
+    }
+
+
+def decorate(view: dict[str, Any]) -> dict[str, Any]:
+    """Add what the ring needs: sides (opponent on top), card faces, the table, the bar."""
+    me = view["seat"] if view["seat"] is not None else 0
+    players = [_player(player, view) for player in view["players"]]
+    view["bottom"] = players[me]
+    view["top"] = players[1 - me]
+    revealed_to_them = set(view["bottom"]["revealed"]) if view["seat"] is not None else set()
+    view["hand_cards"] = [
+        {**CARDS[name], "is_known": name in revealed_to_them} for name in view["hand"] or ()
+    ]
+    attack = view.get("attack")
+    if attack:
+        attack = dict(attack)
+        attack["cards_shown"] = _cards(attack["cards"])
+        attack["from_side"] = "bottom" if attack["seat"] == me else "top"
+        view["attack"] = attack
+    view["last"] = _last_turn(view, me)
+    view["deck_stack"] = range(min(4, (view["deck_count"] + 3) // 4))
+    view["burned_backs"] = range(view["burned_count"])
+    view["ending"] = _outcome(view, players)
+    view["bar"] = action_bar(view=view, cards=())
+    return view
+
+
+# --- the action bar ----------------------------------------------------------------------------
+
+
+def action_bar(
+    *, view: dict[str, Any], cards: Sequence[str], is_legal: Callable[[str], bool] | None = None
+) -> dict[str, Any]:
+    """The buttons under my hand, for the cards I have checked.
+
+    `is_legal(action)` (the preview) answers, through the engine, whether pressing that
+    button with these cards is a legal move; a button is enabled only if it is. Without it
+    (the board as first drawn, which must work with JavaScript off) every button of my
+    role is enabled, the pass only when the view allows it: the server checks what is
+    posted. Nothing is enabled when it is not my turn.
+    """
+    is_my_turn = view["seat"] is not None and view["seat"] in view["to_act"]
+    role = view["my_role"]
+    checked = set(cards)
+    chosen = [name for name in view["hand"] or () if name in checked]
+    total = sum(CARDS[name]["value"] for name in chosen)
+    buttons = []
+    for action in ROLE_ACTIONS.get(role or "", ()):
+        if not is_my_turn:
+            is_enabled = False
+        elif is_legal is not None:
+            is_enabled = is_legal(action)
+        else:
+            is_enabled = view["can_pass"] if action == "pass" else True
+        buttons.append(
+            {
+                "action": action,
+                "label": ACTION_LABELS[action],
+                "is_enabled": bool(is_enabled),
+                "strength": total if action in CARD_ACTIONS and chosen else None,
+                "coach_key": f'"type":"{action}"',  # as in the coached move's compact JSON
+            }
+        )
+    return {
+        "role": role,
+        "is_my_turn": is_my_turn,
+        "is_live": is_legal is not None,
+        "cards": [CARDS[name] for name in chosen],
+        "total": total,
+        "buttons": buttons,
+        **_block_meter(view, total, len(chosen)),
+    }
+
+
+def _block_meter(view: dict[str, Any], total: int, count: int) -> dict[str, Any]:
+    """For the defender: the selected block against the attack, and what it would do."""
+    needed = view.get("block_needed")
+    attack = view.get("attack")
+    if not needed or not attack:
+        return {"needed": None}
+    attacker_empty = view["top"]["hand_count"] == 0 if view.get("top") else False
+    if not count:
+        verdict, level = f"Pick cards adding up to {needed} or more.", "idle"
+    elif total < needed:
+        verdict, level = f"{needed - total} short of the attack.", "short"
+    elif total == needed or attack["is_haymaker"] or attacker_empty:
+        verdict, level = "Blocks it, and it's a REVERSAL!", "reversal"
+    else:
+        verdict, level = f"Blocks it, {total - needed} over: no reversal.", "over"
+    return {
+        "needed": needed,
+        "meter": min(100, round(100 * total / needed)),
+        "verdict": verdict,
+        "level": level,
+    }
+
+
+@dataclass(frozen=True)
+class HaymakerPresenter(BoardPresenter):
+    """A board whose moves are built from checked cards, so it has a live action bar.
+
+    Also offers every card face to the rules page (`presenter.cards.7H`).
+    """
+
+    preview_template: str = "games/haymaker/board.html#actions"
+
+    @property
+    def cards(self) -> dict[str, dict[str, Any]]:
+        return CARDS
+
+    def action_bar(
+        self, *, view: dict[str, Any], cards: Sequence[str], is_legal: Callable[[str], bool]
+    ) -> dict[str, Any]:
+        return action_bar(view=view, cards=cards, is_legal=is_legal)
+
+
+PRESENTER = HaymakerPresenter(
+    template="games/haymaker/board.html",
+    describe=describe,
+    tagline="Jab, block, and swing a haymaker. Empty your rival's hand before they empty yours.",
+    decorate=decorate,
+    stylesheet="css/games/haymaker.css",
+    rules_template="games/haymaker/rules.html",
+)
