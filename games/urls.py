@@ -16,5 +16,6 @@ urlpatterns = [
     path("matches/<int:match_id>/resign/", views.resign, name="resign"),
     path("matches/<int:match_id>/join/", views.join, name="join"),
     path("matches/<int:match_id>/cancel/", views.cancel, name="cancel"),
+    path("matches/<int:match_id>/fill/", views.fill_with_ai, name="fill"),
     path("matches/<int:match_id>/autoplay/", views.autoplay, name="autoplay"),
 ]

@@ -269,6 +269,18 @@ def cancel(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
 
 
 @require_POST
+def fill_with_ai(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return _not_logged_in(request)
+    level = request.POST.get("ai_level", "random")
+    try:
+        services.match_fill_with_ai(match_id=match_id, user=request.user, ai_level=level)
+    except MatchError as error:
+        return _error_response(request, match_id, error)
+    return _after_post(request, match_id)
+
+
+@require_POST
 def autoplay(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     is_enabled = request.POST.get("enabled") == "on"
     if not request.user.is_authenticated:

@@ -307,3 +307,21 @@ def test_the_lobby_keeps_a_two_player_game_at_two_seats(client, alice, bob):
     match = Match.objects.get()
     assert response.status_code == 302
     assert match.size == 2 and [seat.user for seat in match.seats.all()] == [alice, bob]
+
+
+def test_the_host_fills_an_open_table_with_ai(client, alice, bob):
+    match = services.match_create(creator=alice, game_slug="dogblade", opponent="open")
+    page = _login(client, alice).get(match.get_absolute_url()).content.decode()
+    assert 'data-testid="fill-with-ai"' in page
+    response = client.post(reverse("games:fill", args=[match.pk]), {"ai_level": "greedy"})
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE and match.seats.get(index=1).ai_level == "greedy"
+
+
+def test_only_the_host_may_fill_the_table(client, alice, bob):
+    match = services.match_create(creator=alice, game_slug="dogblade", opponent="open")
+    response = _login(client, bob).post(reverse("games:fill", args=[match.pk]))
+    assert response.status_code == 403
+    assert "Only the host" in response.content.decode()
+    assert Match.objects.get(pk=match.pk).status == Match.Status.WAITING
