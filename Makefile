@@ -46,6 +46,8 @@ bench: install
 	$(BIN)/python benchmarks/engine_dogblade.py
 	$(BIN)/python benchmarks/engine_grimhand.py
 	$(BIN)/python benchmarks/engine_haymaker.py
+	$(BIN)/python benchmarks/engine_shield.py
+	$(BIN)/python benchmarks/engine_banira.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache

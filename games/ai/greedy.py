@@ -16,15 +16,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games.ai import grimhand_greedy, haymaker_greedy
+from games.ai import banira_greedy, grimhand_greedy, haymaker_greedy, shield_greedy
 from games.ai.base import NoLegalMove
 from games.engine.core import Chance, Game, Move
 
 Evaluate = Callable[[dict[str, Any], Move], float]
 
 _EVALUATORS: dict[str, Evaluate] = {
+    "banira": banira_greedy.evaluate,
     "grimhand": grimhand_greedy.evaluate,
     "haymaker": haymaker_greedy.evaluate,
+    "shield": shield_greedy.evaluate,
 }
 
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from games.engine.banira import BaniraCards
 from games.engine.core import Game
 from games.engine.dogblade import DogBlade
 from games.engine.grimhand import Grimhand
 from games.engine.haymaker import Haymaker
+from games.engine.shield import Shield
 
-_GAMES: dict[str, Game] = {game.slug: game for game in (DogBlade(), Grimhand(), Haymaker())}
+_GAMES: dict[str, Game] = {
+    game.slug: game for game in (BaniraCards(), DogBlade(), Grimhand(), Haymaker(), Shield())
+}
 
 
 class UnknownGame(LookupError):

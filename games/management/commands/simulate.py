@@ -8,6 +8,10 @@ with two bots, matches 2k and 2k+1 share a deal with the seats swapped, so the l
 the deal cancels out. --no-paired gives every match its own deal.
 The JSON reports a 95% Wilson interval ("ci95") for the first bot's share of all matches
 won (draws and unfinished matches count as not won).
+A one-seat game (BaniraCards) is a scored run rather than a contest: its report adds
+"runs", the distribution of the final scores of the finished runs (mean, median, p10,
+p90, min, max; percentiles by nearest rank), the share of runs completed (won) and the
+count of each ending; its table leads with that distribution. Use it to balance decks.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import argparse
 import hashlib
 import json
 import math
+import statistics
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -44,6 +49,27 @@ def wilson_interval(wins: int, matches: int, z: float = 1.96) -> tuple[float, fl
     centre = (share + spread / 2) / (1 + spread)
     margin = z * math.sqrt(share * (1 - share) / matches + spread / (4 * matches)) / (1 + spread)
     return max(0.0, centre - margin), min(1.0, centre + margin)
+
+
+def percentile(ordered: Sequence[int], share: float) -> int:
+    """The nearest-rank percentile of sorted values (share 0.1 is p10, 0.9 is p90)."""
+    rank = max(1, math.ceil(share * len(ordered)))
+    return ordered[rank - 1]
+
+
+def score_distribution(scores: Sequence[int]) -> dict[str, Any]:
+    """Mean, median, p10, p90, min and max of some final scores (all None when there are none)."""
+    if not scores:
+        return dict.fromkeys(("mean", "median", "p10", "p90", "min", "max"))
+    ordered = sorted(scores)
+    return {
+        "mean": round(statistics.fmean(ordered), 2),
+        "median": statistics.median(ordered),
+        "p10": percentile(ordered, 0.1),
+        "p90": percentile(ordered, 0.9),
+        "min": ordered[0],
+        "max": ordered[-1],
+    }
 
 
 def seat_order(bot_count: int, index: int, rotate: bool) -> list[int]:
@@ -125,7 +151,8 @@ class Command(BaseCommand):
                 if game.min_seats == game.max_seats
                 else f"{game.min_seats} to {game.max_seats}"
             )
-            raise CommandError(f"{game.name} is played by {allowed} players, not {len(names)}.")
+            players = "player" if game.max_seats == 1 else "players"
+            raise CommandError(f"{game.name} is played by {allowed} {players}, not {len(names)}.")
         return names
 
 
@@ -145,7 +172,9 @@ def simulate(
     clock = EngineClock()
     wins_by_seat = [0] * seats
     wins_by_bot = [0] * seats
-    draws = unfinished = total_plies = max_plies_seen = 0
+    draws = unfinished = failed_runs = total_plies = max_plies_seen = 0
+    run_scores: list[int] = []  # one-seat games: the final score of each finished run
+    endings: dict[str, int] = {}
     started = time.perf_counter()
     for index in range(matches):
         order = seat_order(seats, index, rotate)
@@ -162,12 +191,18 @@ def simulate(
         outcome = game.outcome(state)
         if outcome is None:
             unfinished += 1
+        elif outcome.is_draw and seats == 1:
+            failed_runs += 1  # a run that did not complete: no winner, but no draw either
         elif outcome.is_draw:
             draws += 1
         for seat in outcome.winners if outcome else ():
             wins_by_seat[seat] += 1
             wins_by_bot[order[seat]] += 1
-    return {
+        if outcome is not None:
+            endings[outcome.reason] = endings.get(outcome.reason, 0) + 1
+            if outcome.scores is not None:
+                run_scores.append(outcome.scores[0])
+    report = {
         "game": game.slug,
         "matches": matches,
         "seed": seed,
@@ -179,7 +214,7 @@ def simulate(
         ],
         "ci95": [round(bound, 4) for bound in wilson_interval(wins_by_bot[0], matches)],
         "wins_by_seat": wins_by_seat,
-        "wins": matches - draws - unfinished,  # matches someone won
+        "wins": matches - draws - unfinished - failed_runs,  # matches someone won
         "draws": draws,
         "unfinished": unfinished,
         "plies": {"mean": round(total_plies / matches, 2), "max": max_plies_seen},
@@ -188,9 +223,19 @@ def simulate(
         "engine_moves_per_second": round(clock.moves_per_second),
         "wall_seconds": round(time.perf_counter() - started, 3),
     }
+    if seats == 1:
+        report["runs"] = {
+            "scores": score_distribution(run_scores),
+            "completed": wins_by_seat[0],
+            "completed_share": round(wins_by_seat[0] / matches, 4),
+            "endings": dict(sorted(endings.items())),
+        }
+    return report
 
 
 def format_table(report: dict[str, Any]) -> str:
+    if "runs" in report:
+        return format_runs_table(report)
     matches = report["matches"]
 
     def share(count: int) -> str:
@@ -214,6 +259,31 @@ def format_table(report: dict[str, Any]) -> str:
     lines.append(f"{'draws':<16}{share(report['draws'])}")
     if report["unfinished"]:
         lines.append(f"{'unfinished':<16}{share(report['unfinished'])}")
+    lines += [
+        "",
+        f"plies: mean {report['plies']['mean']}, max {report['plies']['max']}",
+        f"engine: {report['engine_moves']} moves in {report['engine_seconds']} s "
+        f"= {report['engine_moves_per_second']:,} moves/s (apply + legal_moves only)",
+        f"wall time: {report['wall_seconds']} s",
+    ]
+    return "\n".join(lines)
+
+
+def format_runs_table(report: dict[str, Any]) -> str:
+    """The table of a one-seat game: the score distribution first."""
+    runs, matches = report["runs"], report["matches"]
+    scores = runs["scores"]
+    endings = ", ".join(f"{reason} {count}" for reason, count in runs["endings"].items())
+    lines = [
+        f"{report['game']}: {matches} runs by {report['bots'][0]['bot']}, seed {report['seed']}",
+        "",
+        f"final score: mean {scores['mean']}, median {scores['median']}, "
+        f"p10 {scores['p10']}, p90 {scores['p90']}, min {scores['min']}, max {scores['max']}",
+        f"completed: {runs['completed']} of {matches} ({100 * runs['completed_share']:.1f}%)",
+        f"endings: {endings or 'none'}",
+    ]
+    if report["unfinished"]:
+        lines.append(f"unfinished (cut off at --max-plies): {report['unfinished']}")
     lines += [
         "",
         f"plies: mean {report['plies']['mean']}, max {report['plies']['max']}",
