@@ -137,6 +137,7 @@ def match_board(*, match: Match, seat: Seat | None) -> dict[str, Any]:
         "move_id": uuid.uuid4().hex,  # the retry key of whatever move this board submits
         "poll_seconds": settings.MATCH_POLL_SECONDS,
         "outcome_text": _outcome_text(match, names, seat_index),
+        "waiting_for": [names[index] for index in match.seats_to_act if index != seat_index],
         **_coaching(match, seat_index),
     }
 
@@ -162,7 +163,33 @@ OUTCOME_PHRASES = {
     "knockout": ("a knockout", "you were knocked out", "a knockout"),
     "technical_knockout": ("a technical knockout", "a technical knockout", "a technical knockout"),
     "decision": ("the judges' decision", "the judges' decision", "the judges' decision"),
+    "last_standing": ("you are the last one standing", "you are out", "the last one standing"),
 }
+ORDINALS = ["1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"]
+
+
+SOLO_ENDINGS = {
+    "complete": "Run complete! Final score {score}.",
+    "stuck": "No move left: the run ends with a score of {score}.",
+    "resign": "You gave up the run: score {score}.",
+    "timeout": "The run ran out of time: score {score}.",
+}
+
+
+def _solo_outcome_text(outcome: dict[str, Any]) -> str:
+    scores = outcome.get("scores") or [0]
+    template = SOLO_ENDINGS.get(outcome["reason"], "The run is over: score {score}.")
+    return template.format(score=scores[0])
+
+
+def _place(ranking: list[list[int]], seat: int) -> int | None:
+    """0 for first place; tied seats share the place of their group."""
+    place = 0
+    for group in ranking:
+        if seat in group:
+            return place
+        place += len(group)
+    return None
 
 
 def _outcome_text(match: Match, names: list[str], seat_index: int | None) -> str:
@@ -171,6 +198,8 @@ def _outcome_text(match: Match, names: list[str], seat_index: int | None) -> str
         return "This match was called off."
     if not outcome:
         return ""
+    if match.size == 1:
+        return _solo_outcome_text(outcome)
     winners = outcome["winners"]
     if not winners:
         return "A draw."
@@ -178,7 +207,12 @@ def _outcome_text(match: Match, names: list[str], seat_index: int | None) -> str
     fallback = reason.replace("_", " ")
     to_winner, to_loser, neutral = OUTCOME_PHRASES.get(reason, (fallback, fallback, fallback))
     if seat_index is not None:
-        return f"You won: {to_winner}!" if seat_index in winners else f"You lost: {to_loser}."
+        if seat_index in winners:
+            return f"You won: {to_winner}!"
+        place = _place(outcome["ranking"], seat_index)
+        if len(names) > 2 and place is not None:
+            return f"You finished {ORDINALS[place]} of {len(names)}: {to_loser}."
+        return f"You lost: {to_loser}."
     return f"{' and '.join(names[w] for w in winners)} won: {neutral}."
 
 

@@ -111,6 +111,9 @@ def tutorial(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @login_required
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
     form = NewMatchForm(request.POST or None, initial={"game": request.GET.get("game", "dogblade")})
+    # BaniraCards runs start from their own page (deck lists, practice runs): no table here.
+    if request.method == "POST" and request.POST.get("game") == "banira":
+        return redirect("banira:home")
     if request.method == "POST" and form.is_valid():
         try:
             match = services.match_create(
@@ -184,6 +187,9 @@ def _move_input(request: HttpRequest) -> tuple[Any, Any, str | None]:
     if "action" in request.POST and "move" not in request.POST:
         payload = _card_form_move(request.POST["action"], request.POST.getlist("cards"))
         return request.POST.get("ply"), payload, _move_id(request.POST.get("move_id"))
+    if ("slot" in request.POST or "discard" in request.POST) and "move" not in request.POST:
+        payload = _card_slot_move(request.POST)
+        return request.POST.get("ply"), payload, _move_id(request.POST.get("move_id"))
     raw = request.POST.get("move", "")
     try:
         payload = json.loads(raw)
@@ -205,6 +211,17 @@ def _card_form_move(action: str, cards: list[str]) -> dict[str, Any]:
     if action in CARDLESS_ACTIONS:
         return {"type": action}
     return {"type": action, "cards": cards}
+
+
+def _card_slot_move(post: Any) -> dict[str, Any]:
+    """The move of a card-and-slot form (BaniraCards): the card radio checked, then the slot
+    button pressed plays it there; the "discard" button discards it instead."""
+    card = post.get("card", "")
+    if not card:
+        raise BadMove("Pick a card from your hand first, then a slot.")
+    if "discard" in post:
+        return {"type": "discard", "card": card}
+    return {"type": "play", "card": card, "slot": post["slot"]}
 
 
 def _move_id(value: Any) -> str | None:

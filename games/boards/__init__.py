@@ -6,13 +6,15 @@ what a template needs. One module per game, registered by slug.
 
 from __future__ import annotations
 
-from games.boards import dogblade, grimhand, haymaker
+from games.boards import banira, dogblade, grimhand, haymaker, shield
 from games.boards.base import BoardPresenter
 
 _PRESENTERS: dict[str, BoardPresenter] = {
+    "banira": banira.PRESENTER,
     "dogblade": dogblade.PRESENTER,
     "grimhand": grimhand.PRESENTER,
     "haymaker": haymaker.PRESENTER,
+    "shield": shield.PRESENTER,
 }
 
 

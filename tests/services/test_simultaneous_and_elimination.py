@@ -76,6 +76,13 @@ def test_resigning_puts_one_seat_out_and_the_others_play_on(table):
     assert match.status == Match.Status.FINISHED
     assert match.outcome["winners"] == [2]
     assert match.outcome["ranking"][0] == [2]
+    said = {
+        seat.index: selectors.match_board(match=match, seat=seat)["outcome_text"]
+        for seat in match.seats.all()
+    }
+    assert said[2] == "You won: they resigned!"
+    assert said[0] == "You finished 2nd of 3: you resigned."
+    assert said[1] == "You finished 3rd of 3: you resigned."
 
 
 @requires_postgres

@@ -1,6 +1,7 @@
 """Demo players and matches so a fresh `make run` has something to look at. Idempotent."""
 
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from accounts.services import profile_ensure
@@ -37,6 +38,7 @@ class Command(BaseCommand):
                 profile.display_name = display
                 profile.save(update_fields=["display_name"])
             users[username] = user
+        call_command("load_banira_default_deck")  # BaniraCards' "Classic" deck list
         if Match.objects.exists():
             self.stdout.write("Demo matches already exist.")
             return

@@ -1,0 +1,98 @@
+"""The card pool in the Django admin: card definitions, deck lists with their ordered
+entries, and an action that checks lists with the engine (validity and a greedy-bot
+score over simulated runs, as a balancing aid)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+
+from banira import services
+from banira.models import (
+    CardDefinition,
+    DeckEntry,
+    DeckList,
+    PracticeRun,
+    engine_deck,
+    engine_deck_problem,
+)
+
+
+@admin.register(CardDefinition)
+class CardDefinitionAdmin(admin.ModelAdmin):
+    list_display = (
+        "card_id",
+        "name",
+        "element",
+        "type",
+        "rarity",
+        "points",
+        "stamina",
+        "draws",
+        "stat_total",
+    )
+    list_filter = ("element", "rarity", "type")
+    search_fields = ("card_id", "name")
+    ordering = ("element", "card_id")
+
+
+class DeckEntryFormSet(forms.BaseInlineFormSet):
+    """The entries as edited are the deck the engine must accept (exactly 50 cards...)."""
+
+    def clean(self) -> None:
+        super().clean()
+        if any(self.errors):
+            return
+        pairs = []
+        for form in sorted(self.forms, key=lambda f: f.cleaned_data.get("position") or 0):
+            data = form.cleaned_data
+            if not data or data.get("DELETE") or data.get("card") is None:
+                continue
+            pairs.append((data["card"], data.get("count") or 1))
+        problem = engine_deck_problem(engine_deck(pairs))
+        if problem:
+            raise ValidationError(problem)
+
+
+class DeckEntryInline(admin.TabularInline):
+    model = DeckEntry
+    formset = DeckEntryFormSet
+    fields = ("position", "card", "count")
+    autocomplete_fields = ("card",)
+    extra = 0
+
+
+class DeckListForm(forms.ModelForm):
+    class Meta:
+        model = DeckList
+        fields = ("name", "slug", "description", "is_active")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.instance.entries_checked_elsewhere = True  # DeckEntryFormSet checks the edit
+
+
+@admin.register(DeckList)
+class DeckListAdmin(admin.ModelAdmin):
+    form = DeckListForm
+    list_display = ("name", "slug", "is_active", "card_count", "updated")
+    list_filter = ("is_active",)
+    search_fields = ("name", "slug", "description")
+    prepopulated_fields = {"slug": ("name",)}
+    inlines = [DeckEntryInline]
+    actions = ["check_with_engine"]
+
+    @admin.action(description="Check with the engine (validity and greedy-bot mean score)")
+    def check_with_engine(self, request, queryset) -> None:
+        for deck_list in queryset:
+            check = services.deck_list_check(deck_list=deck_list, runs=services.CHECK_RUNS)
+            level = messages.SUCCESS if check.is_valid else messages.ERROR
+            self.message_user(request, check.summary(), level)
+
+
+@admin.register(PracticeRun)
+class PracticeRunAdmin(admin.ModelAdmin):
+    list_display = ("match", "user", "deck_name", "created")
+    search_fields = ("user__username", "deck_name")
+    readonly_fields = ("match", "user", "deck_list", "deck_name", "created")

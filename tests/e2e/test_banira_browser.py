@@ -1,0 +1,112 @@
+"""A player signs up, opens BaniraCards, starts a practice run and plays a few moves in a
+real browser: pick a card, then a slot (a legal play chosen from the costs the board shows),
+one play by drag and drop, and the counters must update without a page reload."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.e2e
+
+PASSWORD = "Lantern-Fox-4821"
+MATCH_URL = re.compile(r"/matches/(\d+)/$")
+
+
+def _sign_up(page: Page, username: str) -> None:
+    page.goto("/accounts/signup/")
+    form = page.locator("form[action$='/accounts/signup/']")
+    form.locator("input[name=username]").fill(username)
+    form.locator("input[name=email]").fill(f"{username}@example.com")
+    form.locator("input[name=password1]").fill(PASSWORD)
+    form.locator("input[name=password2]").fill(PASSWORD)
+    form.locator("button[type=submit]").click()
+    expect(page.locator(".user-chip")).to_have_text(username)
+
+
+def _counter(page: Page, testid: str) -> int:
+    return int(page.get_by_test_id(testid).get_attribute("data-value"))
+
+
+def _ply(page: Page) -> int:
+    return int(page.get_by_test_id("banira-board").get_attribute("data-ply"))
+
+
+def _legal_play(page: Page) -> tuple[int, str] | None:
+    """(hand position, slot) of a play the board marks legal, from its costs."""
+    cards = page.get_by_test_id("hand-card")
+    for index in range(cards.count()):
+        slots = (cards.nth(index).get_attribute("data-legal-slots") or "").split()
+        if slots:
+            return index, slots[0]
+    return None
+
+
+def _wait_for_move(page: Page, ply: int) -> None:
+    expect(page.get_by_test_id("banira-board")).to_have_attribute("data-ply", str(ply + 1))
+
+
+def _play(page: Page, index: int, slot: str, *, drag: bool = False) -> None:
+    """Play the card at `index` onto `slot`; check the counters against the shown costs."""
+    ply, score, stamina = _ply(page), _counter(page, "score"), _counter(page, "stamina")
+    held = page.get_by_test_id("hand-card").nth(index)
+    position = held.get_attribute("data-position")
+    cost = int(
+        page.get_by_test_id(f"slot-{slot}")
+        .locator(f'.bn-for[data-for="{position}"]')
+        .text_content()
+    )
+    gain = int(held.locator(".bn-sta").first.text_content())
+    is_shiny = held.locator(".bn-r-shiny").count() > 0
+    if drag:
+        held.drag_to(page.get_by_test_id(f"slot-{slot}"))
+    else:
+        held.click()
+        page.get_by_test_id(f"slot-{slot}").click()
+    _wait_for_move(page, ply)
+    assert _counter(page, "score") == score + (4 if is_shiny else 8)
+    assert _counter(page, "stamina") == stamina - cost + gain
+
+
+def test_a_practice_run_plays_in_the_browser(chromium_browser, live_server_url) -> None:
+    context = chromium_browser.new_context(
+        base_url=live_server_url, viewport={"width": 1280, "height": 900}
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        _sign_up(page, f"bn{secrets.token_hex(4)}")
+        page.goto("/banira/")
+        page.get_by_test_id("start-practice-classic").click()
+        page.wait_for_url(MATCH_URL)
+        page.evaluate("window.__stayed = true")  # gone if the page reloads
+
+        # Unlock Flex (1 point): every card fits it.
+        ply = _ply(page)
+        expect(page.get_by_test_id("points")).to_have_attribute("data-value", "1")
+        page.get_by_test_id("unlock-flex").click()
+        _wait_for_move(page, ply)
+        expect(page.get_by_test_id("points")).to_have_attribute("data-value", "0")
+
+        plays = 0
+        for _ in range(4):
+            play = _legal_play(page)
+            if play is None:
+                ply, stamina = _ply(page), _counter(page, "stamina")
+                page.get_by_test_id("boost").click()
+                _wait_for_move(page, ply)
+                assert _counter(page, "stamina") == stamina + 2
+                continue
+            _play(page, *play, drag=plays == 2)  # the third play by drag and drop
+            plays += 1
+        assert plays >= 1
+        assert page.evaluate("window.__stayed === true"), "the page reloaded"
+        expect(page.locator(".bn-slot.is-covered")).not_to_have_count(0)
+        assert not errors, errors
+    finally:
+        context.close()
