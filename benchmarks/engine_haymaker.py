@@ -6,27 +6,17 @@ writes it to benchmarks/results/engine_haymaker.json. Targets (one core):
   (`legal_moves` + `apply`, which includes the bounded subset-sum search for blocks; the
   bots' choices are not timed), best of 3 runs;
 - replay: `core.replay()` of the longest of 1,000 random matches in under 5 ms (median of
-  200 repetitions).
+  200 repetitions). A Haymaker match cannot pass 108 plies.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import platform
-import statistics
-import sys
-import time
-from pathlib import Path
+from functools import partial
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import common  # first: it puts the project root on sys.path for `games`
 
-from games.ai import get_bot  # noqa: E402
-from games.ai.play import EngineClock, play_match  # noqa: E402
-from games.engine import registry  # noqa: E402
-from games.engine.core import replay  # noqa: E402
+from games.engine import registry
 
 GAME = registry.get("haymaker")
 THROUGHPUT_TARGET = 20_000  # applied moves per second
@@ -35,86 +25,24 @@ MATCHES_PER_RUN = 1_000
 RUNS = 3
 LONG_LOG_CANDIDATES = 1_000
 REPLAY_REPETITIONS = 200
-
-
-def seed(label: str, index: int) -> bytes:
-    return hashlib.sha256(f"bench:haymaker:{label}:{index}".encode()).digest()
-
-
-def throughput_run(run: int) -> dict[str, Any]:
-    clock = EngineClock()
-    started = time.perf_counter()
-    for index in range(MATCHES_PER_RUN):
-        bots = [get_bot("random"), get_bot("random")]
-        play_match(GAME, seed(f"run{run}", index), bots, clock=clock)
-    wall_seconds = time.perf_counter() - started
-    return {
-        "matches": MATCHES_PER_RUN,
-        "moves": clock.moves,
-        "engine_seconds": round(clock.seconds, 4),
-        "moves_per_second": round(clock.moves_per_second),
-        # For scale: the whole loop, with new(), view() and the bots' choices included.
-        "wall_seconds": round(wall_seconds, 4),
-        "moves_per_second_whole_loop": round(clock.moves / wall_seconds),
-    }
-
-
-def long_log() -> tuple[bytes, list[tuple[int, dict[str, Any]]]]:
-    """The longest log among many random matches (a Haymaker match cannot pass 108 plies)."""
-    longest: tuple[bytes, list[tuple[int, dict[str, Any]]]] = (b"", [])
-    for index in range(LONG_LOG_CANDIDATES):
-        match_seed = seed("replay", index)
-        bots = [get_bot("random"), get_bot("random")]
-        _state, plies, moves = play_match(GAME, match_seed, bots)
-        if plies > len(longest[1]):
-            longest = (match_seed, moves)
-    return longest
-
-
-def replay_times_ms(match_seed: bytes, moves: list[tuple[int, dict[str, Any]]]) -> list[float]:
-    times = []
-    for _ in range(REPLAY_REPETITIONS):
-        started = time.perf_counter()
-        state, _events = replay(GAME, 2, match_seed, None, moves)
-        times.append((time.perf_counter() - started) * 1000)
-    assert GAME.outcome(state) is not None
-    return times
+seed = partial(common.bench_seed, "haymaker")  # "bench:haymaker:<label>:<index>"
 
 
 def main() -> dict[str, Any]:
-    runs = [throughput_run(run) for run in range(RUNS)]
-    best = max(run["moves_per_second"] for run in runs)
-    match_seed, moves = long_log()
-    times = replay_times_ms(match_seed, moves)
-    median_ms = statistics.median(times)
-    result = {
-        "benchmark": "engine_haymaker",
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-        "random_play": {
-            "runs": runs,
-            "best_moves_per_second": best,
-            "target_moves_per_second": THROUGHPUT_TARGET,
-            "meets_target": best >= THROUGHPUT_TARGET,
-        },
-        "replay": {
-            "plies": len(moves),
-            "repetitions": REPLAY_REPETITIONS,
-            "median_ms": round(median_ms, 3),
-            "min_ms": round(min(times), 3),
-            "max_ms": round(max(times), 3),
-            "target_ms": REPLAY_TARGET_MS,
-            "meets_target": median_ms < REPLAY_TARGET_MS,
-        },
-    }
-    results = ROOT / "benchmarks" / "results"
-    results.mkdir(parents=True, exist_ok=True)
-    (results / "engine_haymaker.json").write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps(result, indent=2))
-    return result
+    random_play = common.random_play(
+        GAME, 2, runs=RUNS, matches=MATCHES_PER_RUN, target=THROUGHPUT_TARGET, seed=seed
+    )
+    match_seed, moves = common.longest_random_match(GAME, 2, LONG_LOG_CANDIDATES, seed)
+    times, state, _events = common.time_replays(
+        GAME, 2, match_seed, None, moves, REPLAY_REPETITIONS
+    )
+    assert GAME.outcome(state) is not None
+    return common.result(
+        "engine_haymaker",
+        random_play=random_play,
+        replay=common.replay_summary(len(moves), times, REPLAY_TARGET_MS),
+    )
 
 
 if __name__ == "__main__":
-    outcome = main()
-    ok = outcome["random_play"]["meets_target"] and outcome["replay"]["meets_target"]
-    sys.exit(0 if ok else 1)
+    common.finish(main())
