@@ -1,6 +1,7 @@
 """The card pool in the Django admin: card definitions, deck lists with their ordered
 entries, and an action that checks lists with the engine (validity and a greedy-bot
-score over simulated runs, as a balancing aid)."""
+score over simulated runs, as a balancing aid). The weekly challenge is read-only here:
+weeks are made by banira.services, and their seeds are shown only once revealed."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from django.core.exceptions import ValidationError
 from banira import services
 from banira.models import (
     CardDefinition,
+    ChallengeRun,
     DeckEntry,
     DeckList,
     PracticeRun,
+    WeeklyChallenge,
     engine_deck,
     engine_deck_problem,
 )
@@ -96,3 +99,37 @@ class PracticeRunAdmin(admin.ModelAdmin):
     list_display = ("match", "user", "deck_name", "created")
     search_fields = ("user__username", "deck_name")
     readonly_fields = ("match", "user", "deck_list", "deck_name", "created")
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(WeeklyChallenge)
+class WeeklyChallengeAdmin(ReadOnlyAdmin):
+    list_display = ("week_start", "deck_name", "is_revealed", "created")
+    list_filter = ("is_revealed",)
+    fields = ("week_start", "deck_list", "deck_name", "is_revealed", "seeds", "created")
+    readonly_fields = fields
+
+    @admin.display(description="seeds (hex)")
+    def seeds(self, challenge: WeeklyChallenge) -> str:
+        if not challenge.is_revealed:
+            return "Secret until the week ends."
+        return " · ".join(challenge.seed_for(k).hex() for k in (1, 2, 3))
+
+
+@admin.register(ChallengeRun)
+class ChallengeRunAdmin(ReadOnlyAdmin):
+    list_display = ("challenge", "user", "index", "match", "created")
+    list_filter = ("challenge",)
+    search_fields = ("user__username",)
+    fields = ("challenge", "user", "index", "match", "created")
+    readonly_fields = fields

@@ -191,3 +191,70 @@ class PracticeRun(models.Model):
 
     def __str__(self) -> str:
         return f"Practice run #{self.match_id} ({self.deck_name})"
+
+
+class WeeklyChallenge(models.Model):
+    """One week of the weekly challenge: one deck list for everyone and three secret seeds.
+
+    Invariants:
+    - One row per ISO week (Monday 00:00 UTC to the next Monday), by `week_start`.
+    - `deck` is the list's engine deck frozen when the week was created: editing the list
+      mid-week changes nothing (`deck_list` only says where it came from).
+    - Everyone's real run k of the week deals from `seed_k` (see `seed_for`). The seeds are
+      secret until the week is over and `is_revealed` is set (banira.services.weekly_rollover);
+      no page renders them before.
+    """
+
+    RUNS_PER_WEEK = 3
+
+    week_start = models.DateField(unique=True, help_text="The Monday (UTC) the week starts on.")
+    deck_list = models.ForeignKey(DeckList, on_delete=models.PROTECT, related_name="weeks")
+    deck_name = models.CharField(max_length=80)
+    deck = models.JSONField(help_text="The engine deck, frozen when the week was created.")
+    seed_1 = models.BinaryField(max_length=32, editable=False)  # secret until revealed
+    seed_2 = models.BinaryField(max_length=32, editable=False)
+    seed_3 = models.BinaryField(max_length=32, editable=False)
+    is_revealed = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-week_start"]
+
+    def __str__(self) -> str:
+        return f"Weekly challenge of {self.week_start:%Y-%m-%d} ({self.deck_name})"
+
+    def seed_for(self, index: int) -> bytes:
+        """The seed of every player's real run `index` (1..3) this week."""
+        if index not in range(1, self.RUNS_PER_WEEK + 1):
+            raise ValueError(f"A week has real runs 1 to {self.RUNS_PER_WEEK}, not {index}.")
+        return bytes(getattr(self, f"seed_{index}"))
+
+
+class ChallengeRun(models.Model):
+    """A player's real run `index` (1..3) of a week: a match dealt from the week's seed."""
+
+    challenge = models.ForeignKey(WeeklyChallenge, on_delete=models.PROTECT, related_name="runs")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="banira_weekly_runs"
+    )
+    index = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(WeeklyChallenge.RUNS_PER_WEEK)]
+    )
+    match = models.OneToOneField(
+        "games.Match", on_delete=models.CASCADE, related_name="banira_weekly"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["challenge", "user", "index"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["challenge", "user", "index"], name="banira_one_run_k_per_player_week"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(index__gte=1, index__lte=3), name="banira_run_index_1_to_3"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Weekly run {self.index} of {self.user} ({self.challenge.week_start:%Y-%m-%d})"

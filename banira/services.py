@@ -1,22 +1,40 @@
 """Writes of the BaniraCards site: loading the default card pool, starting practice runs,
-and the admin's engine check of deck lists.
+the weekly challenge (its weeks, rollover and real runs), and the admin's engine check of
+deck lists.
 
 A practice run is a one-seat match on a fresh random seed (games.services.match_create
 draws one) whose options carry a COPY of the deck list, so a later edit of the list never
-changes the run or its replay.
+changes the run or its replay. A weekly ("real") run is the same kind of match, dealt from
+the week's frozen deck and the week's secret seed k for a player's run k.
+
+Lock order of `weekly_run_start`: the week's WeeklyChallenge row (select_for_update), then
+the match rows match_create writes. The unique (challenge, user, index) constraint backs
+the lock: no player ever has two runs k of one week, nor a fourth.
 """
 
 from __future__ import annotations
 
+import datetime
 import hashlib
+import secrets
 import statistics
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from banira.default_pool import load_default_deck
-from banira.models import CardDefinition, DeckEntry, DeckList, PracticeRun, engine_deck_problem
+from banira.models import (
+    CardDefinition,
+    ChallengeRun,
+    DeckEntry,
+    DeckList,
+    PracticeRun,
+    WeeklyChallenge,
+    engine_deck_problem,
+)
+from banira.selectors import week_end
 from games import services as match_services
 from games.ai import get_bot
 from games.ai.play import play_match
@@ -54,6 +72,95 @@ def run_start_practice(*, user: Any, deck_list: DeckList | None = None) -> Match
         PracticeRun.objects.create(
             match=match, user=user, deck_list=deck_list, deck_name=deck_list.name
         )
+    return match
+
+
+# --- the weekly challenge -------------------------------------------------------------------
+
+
+class WeeklyLimitReached(CannotCreate):
+    """A fourth real run in one week."""
+
+    status = 409
+
+
+def week_start_for(when: datetime.datetime) -> datetime.date:
+    """The Monday (UTC) of the ISO week holding `when`: weeks run Monday 00:00 UTC onwards."""
+    day = when.astimezone(datetime.UTC).date()
+    return day - datetime.timedelta(days=day.weekday())
+
+
+def weekly_challenge_current(*, now: datetime.datetime | None = None) -> WeeklyChallenge | None:
+    """This week's challenge, created on first need from the active deck list.
+
+    None while no deck list is active and playable (nothing is created then). Safe to call
+    concurrently: the unique week_start makes one row, get_or_create returns it to all.
+    """
+    week_start = week_start_for(now or timezone.now())
+    challenge = WeeklyChallenge.objects.filter(week_start=week_start).first()
+    if challenge is not None:
+        return challenge
+    deck_list = deck_list_active()
+    if deck_list is None:
+        return None
+    deck = deck_list.to_engine_deck()
+    if engine_deck_problem(deck):
+        return None
+    challenge, _ = WeeklyChallenge.objects.get_or_create(
+        week_start=week_start,
+        defaults={
+            "deck_list": deck_list,
+            "deck_name": deck_list.name,
+            "deck": deck,
+            "seed_1": secrets.token_bytes(32),
+            "seed_2": secrets.token_bytes(32),
+            "seed_3": secrets.token_bytes(32),
+        },
+    )
+    return challenge
+
+
+def weekly_rollover(*, now: datetime.datetime | None = None) -> WeeklyChallenge | None:
+    """Reveal the seeds of every week that is over, and make sure this week exists.
+
+    Idempotent: the beat task runs it on Monday 00:00 UTC, and the BaniraCards pages run it
+    lazily, so the site works with no beat at all.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        WeeklyChallenge.objects.filter(
+            week_start__lt=week_start_for(now), is_revealed=False
+        ).update(is_revealed=True)
+        return weekly_challenge_current(now=now)
+
+
+def weekly_run_start(*, user: Any, now: datetime.datetime | None = None) -> Match:
+    """Start `user`'s next real run (1..3) of this week, dealt from the week's seed k.
+
+    A fourth is refused (WeeklyLimitReached) with nothing written. Concurrent starts queue
+    on the week's row lock, so they make runs 1, 2, 3 in turn, never two runs k.
+    """
+    challenge = weekly_rollover(now=now)
+    if challenge is None:
+        raise CannotCreate("There is no weekly challenge yet: no deck list is open for play.")
+    with transaction.atomic():
+        challenge = WeeklyChallenge.objects.select_for_update().get(pk=challenge.pk)
+        played = ChallengeRun.objects.filter(challenge=challenge, user=user).count()
+        if played >= WeeklyChallenge.RUNS_PER_WEEK:
+            raise WeeklyLimitReached(
+                "You have played your three runs this week. Practice runs are always open, "
+                "and a new week starts on Monday at 00:00 UTC."
+            )
+        index = played + 1
+        match = match_services.match_create(
+            creator=user,
+            game_slug=GAME_SLUG,
+            others=[],
+            options={"deck": challenge.deck},
+            seed=challenge.seed_for(index),
+            private_until=week_end(challenge),
+        )
+        ChallengeRun.objects.create(challenge=challenge, user=user, index=index, match=match)
     return match
 
 

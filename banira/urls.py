@@ -7,4 +7,8 @@ app_name = "banira"
 urlpatterns = [
     path("banira/", views.home, name="home"),
     path("banira/practice/", views.practice, name="practice"),
+    path("banira/weekly/", views.weekly_start, name="weekly_start"),
+    path("banira/leaderboard/", views.leaderboard, name="leaderboard"),
+    path("banira/weeks/", views.weeks, name="weeks"),
+    path("banira/weeks/<str:week>/deck.json", views.week_deck, name="week_deck"),
 ]

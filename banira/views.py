@@ -1,10 +1,12 @@
-"""The BaniraCards page: the deck lists open for practice, starting a run, my recent runs."""
+"""The BaniraCards pages: practice and weekly runs, my runs, the leaderboards, past weeks."""
 
 from __future__ import annotations
 
+import datetime
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
@@ -15,12 +17,23 @@ from games.errors import MatchError
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    runs = selectors.runs_for_user(user=request.user) if request.user.is_authenticated else []
-    return render(
-        request,
-        "banira/home.html",
-        {"deck_lists": selectors.deck_lists_active(), "runs": runs},
-    )
+    challenge = services.weekly_rollover()  # lazy rollover: the page works with no beat
+    context = {
+        "deck_lists": selectors.deck_lists_active(),
+        "runs": [],
+        "challenge": challenge,
+        "week_end": selectors.week_end(challenge) if challenge else None,
+    }
+    if request.user.is_authenticated:
+        context["runs"] = selectors.runs_for_user(user=request.user)
+        if challenge is not None:
+            context["weekly_runs"] = selectors.weekly_runs_for_user(
+                challenge=challenge, user=request.user
+            )
+            runs_left = selectors.weekly_runs_left(challenge=challenge, user=request.user)
+            context["runs_left"] = runs_left
+            context["next_index"] = challenge.RUNS_PER_WEEK - runs_left + 1
+    return render(request, "banira/home.html", context)
 
 
 @require_POST
@@ -35,3 +48,59 @@ def practice(request: HttpRequest) -> HttpResponse:
         messages.error(request, error.message)
         return redirect("banira:home")
     return redirect(match)
+
+
+@require_POST
+@login_required
+def weekly_start(request: HttpRequest) -> HttpResponse:
+    try:
+        match = services.weekly_run_start(user=request.user)
+    except MatchError as error:
+        messages.error(request, error.message)
+        return redirect("banira:home")
+    return redirect(match)
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    current = services.weekly_rollover()
+    challenge = current
+    if request.GET.get("week"):
+        challenge = selectors.week_get(week_start=_week_param(request.GET["week"]))
+        if challenge is None:
+            raise Http404("There is no weekly challenge that week.")
+    return render(
+        request,
+        "banira/leaderboard.html",
+        {
+            "challenge": challenge,
+            "is_current": challenge is not None and challenge == current,
+            "weekly": selectors.weekly_leaderboard(challenge=challenge) if challenge else [],
+            "all_time": selectors.all_time_leaderboard(),
+        },
+    )
+
+
+@require_GET
+def weeks(request: HttpRequest) -> HttpResponse:
+    services.weekly_rollover()
+    return render(request, "banira/weeks.html", {"weeks": selectors.weeks_revealed()})
+
+
+@require_GET
+def week_deck(request: HttpRequest, week: str) -> JsonResponse:
+    """A week's frozen deck list as the engine takes it (`options["deck"]`), for replays.
+
+    The list is not secret (everyone plays it); only its order, from the seeds, is.
+    """
+    challenge = selectors.week_get(week_start=_week_param(week))
+    if challenge is None:
+        raise Http404("There is no weekly challenge that week.")
+    return JsonResponse({"deck": challenge.deck}, json_dumps_params={"indent": 1})
+
+
+def _week_param(text: str) -> datetime.date:
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        raise Http404("A week is written as its Monday, e.g. 2025-06-02.") from None

@@ -1,3 +1,12 @@
 """Every periodic task, in one place (read by celery beat)."""
 
-CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+from celery.schedules import crontab
+
+CELERY_BEAT_SCHEDULE: dict[str, dict] = {
+    # BaniraCards: reveal last week's seeds and open this week's challenge (also done lazily
+    # when a BaniraCards page opens, so a missed beat changes nothing).
+    "banira-weekly-rollover": {
+        "task": "banira.tasks.weekly_rollover",
+        "schedule": crontab(minute=0, hour=0, day_of_week="mon"),
+    },
+}

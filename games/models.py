@@ -11,6 +11,7 @@ import hashlib
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.names import display_name
 
@@ -41,6 +42,9 @@ class Match(models.Model):
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
     outcome = models.JSONField(null=True, blank=True)  # core.Outcome.to_json() once finished
+    # A run others must not see yet (a weekly challenge run: everyone's run k deals the same
+    # deck): until then only its players may open it, and its seed stays secret.
+    private_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "matches"
@@ -55,6 +59,14 @@ class Match(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.CANCELLED)
+
+    @property
+    def is_private_now(self) -> bool:
+        return self.private_until is not None and timezone.now() < self.private_until
+
+    @property
+    def is_seed_revealed(self) -> bool:
+        return self.is_finished and not self.is_private_now
 
     @property
     def game_name(self) -> str:

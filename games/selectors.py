@@ -80,12 +80,17 @@ def match_get(*, match_id: int) -> Match | None:
     return Match.objects.prefetch_related("seats__user__profile").filter(pk=match_id).first()
 
 
+def can_view(*, match: Match, user: Any) -> bool:
+    """Anyone may watch a match, except a private run (only its players, until it opens)."""
+    return not match.is_private_now or seat_of(match=match, user=user) is not None
+
+
 def socket_group_for(*, match_id: int, user: Any) -> str | None:
     """The push group a socket of this user joins for this match (None: no such match)."""
     from games.notifications import group_for_seat, group_for_spectators
 
     match = match_get(match_id=match_id)
-    if match is None:
+    if match is None or not can_view(match=match, user=user):
         return None
     seat = seat_of(match=match, user=user)
     if seat is not None and seat.joined is not None:

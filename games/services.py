@@ -97,11 +97,14 @@ def match_create(
     options: Mapping[str, Any] | None = None,
     tutorial: str = "",
     others: Sequence[SeatSpec] | None = None,
+    private_until: Any = None,
+    seed: bytes | None = None,
 ) -> Match:
     """Open a table: the creator in seat 0, then `others` in order.
 
     For a two-seat game `opponent` (+ `invitee_username` / `ai_level`) is the short form of
-    a one-seat `others`. The match starts as soon as every seat is taken.
+    a one-seat `others`. The match starts as soon as every seat is taken. `seed` is a fresh
+    random 32 bytes unless given (a weekly challenge run deals from the week's seed).
     """
     game = _open_game(game_slug)
     if others is None:
@@ -110,7 +113,7 @@ def match_create(
     if not game.min_seats <= size <= game.max_seats:
         raise CannotCreate(f"{game.name} is played by {_seat_range(game)} players.")
     invitees = _check_others(creator, others)
-    seed = os.urandom(32)
+    seed = os.urandom(32) if seed is None else bytes(seed)
     options = dict(options or {})
     try:
         game.new(size, seed, options)
@@ -126,6 +129,7 @@ def match_create(
             seed_commitment=Match.commitment_for(seed),
             created_by=creator,
             tutorial=tutorial,
+            private_until=private_until,
         )
         Seat.objects.create(match=match, index=0, user=creator, joined=now)
         for index, (spec, invitee) in enumerate(zip(others, invitees, strict=True), start=1):

@@ -26,6 +26,9 @@ from games.errors import BadMove, MatchError, MatchNotFound
 from games.forms import NewMatchForm
 from games.models import Match
 
+NO_SUCH_MATCH = "There is no such match."
+PRIVATE_RUN = "This run is private until its week ends: everyone plays the same deals."
+
 UPCOMING = [
     ("grimhand", "Grimhand Tactics"),
     ("banira", "BaniraCards"),
@@ -48,8 +51,10 @@ def _board_context(request: HttpRequest, match: Match, error: str = "") -> dict[
 def _match_response(request: HtmxHttpRequest, match_id: int, *, error: str = "", status: int = 200):
     """The board fragment for HTMX, else the whole match page (a 404 page for no match)."""
     match = selectors.match_get(match_id=match_id)
-    if match is None:
-        return page_not_found(request, MatchNotFound("There is no such match."))
+    if match is None or not selectors.can_view(match=match, user=request.user):
+        return page_not_found(
+            request, MatchNotFound(NO_SUCH_MATCH if match is None else PRIVATE_RUN)
+        )
     context = _board_context(request, match, error)
     if request.htmx:
         return render(request, "games/match.html#board", context, status=status)
@@ -153,8 +158,10 @@ def match(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
 def board(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     """The board fragment; 204 when the page already holds this version (cheap polling)."""
     found = selectors.match_get(match_id=match_id)
-    if found is None:
-        return page_not_found(request, None)
+    if found is None or not selectors.can_view(match=found, user=request.user):
+        return page_not_found(
+            request, MatchNotFound(NO_SUCH_MATCH if found is None else PRIVATE_RUN)
+        )
     if request.GET.get("have") == selectors.board_version(match=found):
         return HttpResponse(status=204)
     return render(request, "games/match.html#board", _board_context(request, found))
@@ -240,8 +247,10 @@ def move_preview(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     your turn, or a page behind the match (`ply`): every button disabled.
     """
     match = selectors.match_get(match_id=match_id)
-    if match is None:
-        return page_not_found(request, MatchNotFound("There is no such match."))
+    if match is None or not selectors.can_view(match=match, user=request.user):
+        return page_not_found(
+            request, MatchNotFound(NO_SUCH_MATCH if match is None else PRIVATE_RUN)
+        )
     presenter = presenter_for(match.game)
     if not hasattr(presenter, "action_bar"):
         return page_not_found(request, MatchNotFound("This board has no move preview."))
