@@ -266,4 +266,5 @@ def test_a_run_given_up_says_so_and_scores_zero(client, run, alice) -> None:
     client.force_login(alice)
     html = client.get(run.get_absolute_url()).content.decode()
     assert "You gave up the run: score 0." in html
+    assert "Practice run" in html
     assert "A draw." not in html

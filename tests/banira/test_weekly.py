@@ -302,6 +302,7 @@ def test_a_finished_weekly_run_page_keeps_the_weeks_seed_secret(client, alice, b
     html = client.get(match.get_absolute_url()).content.decode()
     assert bytes(match.seed).hex() not in html
     assert "revealed when the week ends" in html
+    assert "Weekly challenge run" in html
 
 
 def test_nobody_else_may_watch_a_weekly_run_before_the_week_ends(client, alice, bob) -> None:
