@@ -12,6 +12,8 @@ A one-seat game (BaniraCards) is a scored run rather than a contest: its report 
 "runs", the distribution of the final scores of the finished runs (mean, median, p10,
 p90, min, max; percentiles by nearest rank), the share of runs completed (won) and the
 count of each ending; its table leads with that distribution. Use it to balance decks.
+`--ladder` plays every bot level against every other instead (see `_ladder.py`): a
+win-rate table with 95% intervals, mean plies per pair and decision time per level.
 """
 
 from __future__ import annotations
@@ -90,9 +92,8 @@ class Command(BaseCommand):
         parser.add_argument("--matches", type=int, default=100, help="matches to play")
         parser.add_argument(
             "--bots",
-            default="random",
             help=f"comma-separated bot names, one per seat (known: {', '.join(ai.bot_names())}); "
-            "one name fills every seat",
+            "one name fills every seat (default: random)",
         )
         parser.add_argument("--seats", type=int, help="seats per match (default: the minimum)")
         parser.add_argument("--seed", type=int, default=1, help="run seed (default 1)")
@@ -105,10 +106,24 @@ class Command(BaseCommand):
             help="play each deal once per seat rotation (default; needs rotating seats)",
         )
         parser.add_argument("--json", action="store_true", help="print JSON, not a table")
+        parser.add_argument(
+            "--ladder",
+            action="store_true",
+            help="play each bot level against each other level, --matches per pair",
+        )
+        parser.add_argument(
+            "--levels",
+            help="with --ladder: comma-separated levels, Easy first "
+            "(default: every registered one of random, greedy, ismcts)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         game = self._game(options["game"])
-        names = self._bot_names(game, options["bots"], options["seats"])
+        if options["ladder"]:
+            return self._ladder(game, options)
+        if options["levels"] is not None:
+            raise CommandError("--levels only goes with --ladder.")
+        names = self._bot_names(game, options["bots"] or "random", options["seats"])
         if options["matches"] < 1:
             raise CommandError("--matches must be at least 1.")
         if options["max_plies"] < 1:
@@ -126,6 +141,49 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(report, indent=2))
         else:
             self.stdout.write(format_table(report))
+
+    def _ladder(self, game: Game, options: dict[str, Any]) -> None:
+        # Imported here: the ladder module builds on this one's helpers.
+        from games.management.commands import _ladder
+
+        if options["bots"] is not None:
+            raise CommandError("--ladder takes --levels, not --bots.")
+        if options["fixed_seats"]:
+            raise CommandError("--ladder always rotates the seats; drop --fixed-seats.")
+        if options["matches"] < 1:
+            raise CommandError("--matches must be at least 1.")
+        if options["max_plies"] < 1:
+            raise CommandError("--max-plies must be at least 1.")
+        seats = game.min_seats if options["seats"] is None else options["seats"]
+        self._check_seats(game, seats)
+        if options["levels"] is None:
+            levels = _ladder.default_levels()
+        else:
+            levels = [name.strip() for name in options["levels"].split(",")]
+        for name in levels:
+            try:
+                ai.get_bot(name)
+            except ai.UnknownBot as error:
+                raise CommandError(error.message) from None
+        if len(set(levels)) != len(levels):
+            raise CommandError(f"--levels names a level twice: {', '.join(levels)}.")
+        if seats > 1 and len(levels) < 2:
+            raise CommandError(
+                f"A ladder of {game.name} needs at least 2 levels, got {len(levels)}."
+            )
+        report = _ladder.ladder(
+            game,
+            levels,
+            seats=seats,
+            matches=options["matches"],
+            seed=options["seed"],
+            max_plies=options["max_plies"],
+            paired=options["paired"],
+        )
+        if options["json"]:
+            self.stdout.write(json.dumps(report, indent=2))
+        else:
+            self.stdout.write(_ladder.format_ladder(report))
 
     def _game(self, slug: str) -> Game:
         try:
@@ -145,15 +203,18 @@ class Command(BaseCommand):
             names *= game.min_seats if seats is None else seats
         elif seats is not None and seats != len(names):
             raise CommandError(f"--seats {seats} does not match the {len(names)} bots given.")
-        if not game.min_seats <= len(names) <= game.max_seats:
+        self._check_seats(game, len(names))
+        return names
+
+    def _check_seats(self, game: Game, seats: int) -> None:
+        if not game.min_seats <= seats <= game.max_seats:
             allowed = (
                 f"exactly {game.min_seats}"
                 if game.min_seats == game.max_seats
                 else f"{game.min_seats} to {game.max_seats}"
             )
             players = "player" if game.max_seats == 1 else "players"
-            raise CommandError(f"{game.name} is played by {allowed} {players}, not {len(names)}.")
-        return names
+            raise CommandError(f"{game.name} is played by {allowed} {players}, not {seats}.")
 
 
 def simulate(
