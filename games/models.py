@@ -15,7 +15,12 @@ from django.utils import timezone
 
 from accounts.names import display_name
 
-AI_LABELS = {"random": "AI · Easy", "greedy": "AI · Normal", "tutorial": "Tutor"}
+AI_LABELS = {
+    "random": "AI · Easy",
+    "greedy": "AI · Normal",
+    "ismcts": "AI · Hard",
+    "tutorial": "Tutor",
+}
 
 
 class Match(models.Model):

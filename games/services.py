@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from games import selectors, tutorials
 from games.ai import Bot, get_bot
+from games.ai.ismcts import Determinizer
 from games.ai.scripted import ScriptedBot
 from games.boards import has_board
 from games.engine import registry
@@ -40,7 +41,7 @@ from games.errors import (
 from games.models import Match, Move, Seat
 
 MAX_MOVE_BYTES = 4096
-AI_LEVELS = {"random": "Easy", "greedy": "Normal"}  # offered in the lobby
+AI_LEVELS = {"random": "Easy", "greedy": "Normal", "ismcts": "Hard"}  # offered in the lobby
 TUTOR = "tutorial"  # the scripted opponent of a tutorial match
 FORFEIT = "forfeit"  # the move type of a resignation, in games that play on without the seat
 OPPONENTS = ("ai", "player", "open")
@@ -468,10 +469,16 @@ def _automatic_choice(match: Match, seat: Seat) -> dict[str, Any] | None:
     game = registry.get(match.game)
     state = selectors.match_replay(match=match).state
     legal = game.legal_moves(state, seat.index)
-    if seat.is_ai:
-        chance = Chance(bytes(match.seed), f"ai/{seat.index}/{match.ply}")
-        return _bot_for(match, seat).choose(game, game.view(state, seat.index), legal, chance)
-    return legal[0] if len(legal) == 1 else None
+    if not seat.is_ai:
+        return legal[0] if len(legal) == 1 else None
+    bot = _bot_for(match, seat)
+    chance = Chance(bytes(match.seed), f"ai/{seat.index}/{match.ply}")
+    view = game.view(state, seat.index)
+    if getattr(bot, "wants_samples", False):
+        # Searching bots get samples of what they cannot see, never the state itself.
+        sample = Determinizer(game, state, seat.index)
+        return bot.choose(game, view, legal, chance, sample=sample)
+    return bot.choose(game, view, legal, chance)
 
 
 def _bot_for(match: Match, seat: Seat) -> Bot:

@@ -3,7 +3,7 @@
 A bot decides from a seat's `view` and `legal_moves` only (see `games.ai.base.Bot`), so
 the same bot plays every registered game and can never see hidden information.
 `get_bot(name)` is the registry: "random" (Easy) and "greedy" (Normal, a per-game
-heuristic); an ISMCTS bot (Hard) is still to come.
+heuristic) and "ismcts" (Hard, games.ai.ismcts: it also takes a sealed `sample=`).
 `games.ai.play.play_match` plays a whole match between bots.
 """
 
@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from games.ai.base import Bot, NoLegalMove, UnknownBot
 from games.ai.greedy import GreedyBot
+from games.ai.ismcts import IsmctsBot
 from games.ai.random_bot import RandomBot
 
 __all__ = ["Bot", "NoLegalMove", "RandomBot", "UnknownBot", "bot_names", "get_bot"]
@@ -20,6 +21,7 @@ __all__ = ["Bot", "NoLegalMove", "RandomBot", "UnknownBot", "bot_names", "get_bo
 _BOTS: dict[str, Callable[[], Bot]] = {
     RandomBot.name: RandomBot,
     GreedyBot.name: GreedyBot,
+    IsmctsBot.name: IsmctsBot,
 }
 
 

@@ -2,7 +2,9 @@
 
 Invariants:
 - Only `new`, `to_act`, `legal_moves`, `view`, `apply` and `outcome` are called, exactly
-  as the web app calls them, so a bot match exercises the same path as a human one.
+  as the web app calls them, so a bot match exercises the same path as a human one. A bot
+  with `wants_samples` also gets `sample=Determinizer(game, state, seat)`: a sealed
+  sampler of states consistent with its view (`game.sample_hidden`), never the state.
 - Each seat's bot draws from its own chance stream, `Chance(seed, "ai/seat/<n>")`: a
   label the engine never uses, so no bot ever sees (or perturbs) the deal stream, and the
   same seed replays the same match, bots included.
@@ -17,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.ai.base import Bot
+from games.ai.ismcts import Determinizer
 from games.engine.core import Chance, Game, Move
 
 
@@ -73,7 +76,12 @@ def play_match(
         started = timer()
         legal = game.legal_moves(state, seat)
         engine_seconds = timer() - started
-        move = bots[seat].choose(game, game.view(state, seat), legal, chances[seat])
+        view = game.view(state, seat)
+        if getattr(bots[seat], "wants_samples", False):
+            sample = Determinizer(game, state, seat)
+            move = bots[seat].choose(game, view, legal, chances[seat], sample=sample)  # type: ignore[call-arg]
+        else:
+            move = bots[seat].choose(game, view, legal, chances[seat])
         started = timer()
         state, _events = game.apply(state, seat, move)
         engine_seconds += timer() - started

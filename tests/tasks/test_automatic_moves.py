@@ -118,3 +118,19 @@ def test_a_real_worker_plays_the_ai_once_per_ply(alice, real_worker):
     time.sleep(0.5)
     plies = list(Move.objects.filter(match=match).values_list("ply", "seat"))
     assert plies == [(0, 1), (1, 0), (2, 1)]
+
+
+def test_the_hard_ai_searches_over_samples_and_moves_once(alice):
+    deck = [f"{rank}{suit}" for suit in "CDHS" for rank in ["A", *map(str, range(2, 11))]]
+    match = services.match_create(
+        creator=alice,
+        game_slug="haymaker",
+        opponent="ai",
+        ai_level="ismcts",
+        options={"deal": {"deck": deck, "first": 1}},  # the AI attacks first
+    )
+    match.refresh_from_db()
+    logged = Move.objects.get(match=match)
+    assert logged.seat == 1 and logged.user is None
+    assert match.seats_to_act == (0,) and match.status == Match.Status.ACTIVE
+    assert tasks.advance_automatic_seats(match.pk) == 0  # nothing due: no second move
