@@ -4,27 +4,13 @@ one play by drag and drop, and the counters must update without a page reload.""
 
 from __future__ import annotations
 
-import re
 import secrets
 
 import pytest
+from players import MATCH_URL, new_player, sign_up
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.e2e
-
-PASSWORD = "Lantern-Fox-4821"
-MATCH_URL = re.compile(r"/matches/(\d+)/$")
-
-
-def _sign_up(page: Page, username: str) -> None:
-    page.goto("/accounts/signup/")
-    form = page.locator("form[action$='/accounts/signup/']")
-    form.locator("input[name=username]").fill(username)
-    form.locator("input[name=email]").fill(f"{username}@example.com")
-    form.locator("input[name=password1]").fill(PASSWORD)
-    form.locator("input[name=password2]").fill(PASSWORD)
-    form.locator("button[type=submit]").click()
-    expect(page.locator(".user-chip")).to_have_text(username)
 
 
 def _counter(page: Page, testid: str) -> int:
@@ -72,15 +58,10 @@ def _play(page: Page, index: int, slot: str, *, drag: bool = False) -> None:
 
 
 def test_a_practice_run_plays_in_the_browser(chromium_browser, live_server_url) -> None:
-    context = chromium_browser.new_context(
-        base_url=live_server_url, viewport={"width": 1280, "height": 900}
-    )
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    player = new_player(chromium_browser, live_server_url, f"bn{secrets.token_hex(4)}")
+    page = player.page
     try:
-        _sign_up(page, f"bn{secrets.token_hex(4)}")
+        sign_up(player)
         page.goto("/banira/")
         page.get_by_test_id("start-practice-classic").click()
         page.wait_for_url(MATCH_URL)
@@ -107,6 +88,6 @@ def test_a_practice_run_plays_in_the_browser(chromium_browser, live_server_url) 
         assert plays >= 1
         assert page.evaluate("window.__stayed === true"), "the page reloaded"
         expect(page.locator(".bn-slot.is-covered")).not_to_have_count(0)
-        assert not errors, errors
+        assert not player.page_errors, player.page_errors
     finally:
-        context.close()
+        player.context.close()

@@ -12,43 +12,27 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-from dataclasses import dataclass, field
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from players import (
+    Player,
+    accept_invitation,
+    create_match,
+    my_seat,
+    new_player,
+    report_failure,
+    sign_up,
+)
+from playwright.sync_api import Browser, expect
 
 pytestmark = pytest.mark.e2e
 
-PASSWORD = "Lantern-Fox-4821"
 PLIES_BY_HAND = 14
 PUSH_TIMEOUT = 3_000  # ms: a move must show on the other page this fast
 FINISH_TIMEOUT = 60_000  # ms: auto-play plays the rest of the match
-MATCH_URL = re.compile(r"/matches/(\d+)/$")
 
 
-@dataclass
-class Player:
-    username: str
-    context: BrowserContext
-    page: Page
-    seat: int = -1
-    page_errors: list[str] = field(default_factory=list)
-    sockets: list[str] = field(default_factory=list)
-
-    @property
-    def board(self):
-        return self.page.locator("#board")
-
-    @property
-    def banner(self):
-        return self.page.get_by_test_id("turn-banner")
-
-    def testid(self, testid: str):
-        return self.page.get_by_test_id(testid)
-
-    def ply(self) -> int:
-        return int(self.board.get_attribute("data-ply"))
-
+class DogbladePlayer(Player):
     def monster(self, seat: int) -> tuple[int, int]:
         card = self.testid(f"monster-{seat}")
         return int(card.get_attribute("data-atk")), int(card.get_attribute("data-hp"))
@@ -59,67 +43,15 @@ class Player:
         assert found, f"cannot read the cards left from {text!r}"
         return int(found.group(1))
 
-    def stayed(self) -> bool:
-        return self.page.evaluate("window.__stayed === true")
-
-
-def _new_player(browser: Browser, base_url: str, username: str) -> Player:
-    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    player = Player(username, context, page)
-    page.on("pageerror", lambda error: player.page_errors.append(str(error)))
-    page.on("websocket", lambda socket: player.sockets.append(socket.url))
-    return player
-
-
-def _sign_up(player: Player) -> None:
-    page = player.page
-    page.goto("/accounts/signup/")
-    form = page.locator("form[action$='/accounts/signup/']")
-    form.locator("input[name=username]").fill(player.username)
-    form.locator("input[name=email]").fill(f"{player.username}@example.com")
-    form.locator("input[name=password1]").fill(PASSWORD)
-    form.locator("input[name=password2]").fill(PASSWORD)
-    form.locator("button[type=submit]").click()
-    expect(page.locator(".user-chip")).to_have_text(player.username)
-
-
-def _create_match(alice: Player, bob: Player) -> int:
-    page = alice.page
-    page.goto("/play/")
-    page.locator("select[name=game]").select_option("dogblade")
-    page.get_by_label("A player I name").check()
-    page.locator("input[name=username]").fill(bob.username)
-    page.get_by_test_id("create-match").click()
-    page.wait_for_url(MATCH_URL)
-    return int(MATCH_URL.search(page.url).group(1))
-
-
-def _accept_invitation(bob: Player, match_id: int) -> None:
-    page = bob.page
-    page.goto("/matches/")
-    invitation = page.get_by_test_id("invites").locator(f"a[href$='/matches/{match_id}/']")
-    expect(invitation).to_have_count(1)
-    invitation.click()
-    page.wait_for_url(MATCH_URL)
-    page.get_by_test_id("accept").click()
-    page.wait_for_url(MATCH_URL)
-    assert MATCH_URL.search(page.url).group(1) == str(match_id)
-
-
-def _my_seat(player: Player) -> int:
-    side = player.page.locator("[data-testid^='side-']").filter(has=player.page.locator(".you-tag"))
-    expect(side).to_have_count(1)
-    return int(side.get_attribute("data-seat"))
-
 
 def _assert_no_seed(*players: Player) -> None:
     for player in players:
         expect(player.testid("seed")).to_have_count(0)
 
 
-def _play_one_ply_by_hand(actor: Player, watcher: Player, pages_seen: list[str]) -> None:
+def _play_one_ply_by_hand(
+    actor: DogbladePlayer, watcher: DogbladePlayer, pages_seen: list[str]
+) -> None:
     """The actor attacks; the watcher's page must show it live, with the right HP."""
     target = watcher.seat
     ply = actor.ply()
@@ -163,17 +95,19 @@ def test_two_players_play_dogblade_live(
     chromium_browser: Browser, e2e_server, live_server_url: str, tmp_path_factory
 ) -> None:
     tag = secrets.token_hex(3)
-    alice = _new_player(chromium_browser, live_server_url, f"alice_{tag}")
-    bob = _new_player(chromium_browser, live_server_url, f"bob_{tag}")
+    alice = new_player(
+        chromium_browser, live_server_url, f"alice_{tag}", player_class=DogbladePlayer
+    )
+    bob = new_player(chromium_browser, live_server_url, f"bob_{tag}", player_class=DogbladePlayer)
     players = (alice, bob)
     try:
-        _sign_up(alice)
-        _sign_up(bob)
+        sign_up(alice)
+        sign_up(bob)
 
-        match_id = _create_match(alice, bob)
+        match_id = create_match(alice, bob, "dogblade")
         alice.page.evaluate("window.__stayed = true")
         expect(alice.board).to_have_attribute("data-status", "waiting")
-        _accept_invitation(bob, match_id)
+        assert accept_invitation(bob, match_id) == str(match_id)
         bob.page.evaluate("window.__stayed = true")
 
         # Alice's waiting page turns into the board by itself when Bob takes his seat.
@@ -181,7 +115,7 @@ def test_two_players_play_dogblade_live(
             expect(player.board).to_have_attribute("data-status", "active", timeout=PUSH_TIMEOUT)
             expect(player.board).to_have_attribute("data-ply", "0")
             assert player.stayed()
-            player.seat = _my_seat(player)
+            player.seat = my_seat(player)
         assert (alice.seat, bob.seat) == (0, 1)
         _assert_no_seed(alice, bob)
 
@@ -231,14 +165,7 @@ def test_two_players_play_dogblade_live(
             assert not player.page_errors, f"{player.username}: {player.page_errors}"
             assert f"/ws/matches/{match_id}/" in " ".join(player.sockets), player.sockets
     except BaseException:
-        shots = tmp_path_factory.mktemp("e2e-screenshots")
-        for player in players:
-            try:
-                player.page.screenshot(path=str(shots / f"{player.username}.png"), full_page=True)
-            except Exception as error:  # the page may be gone; keep the original failure
-                print(f"no screenshot of {player.username}: {error}")
-        print(f"Screenshots: {shots}")
-        print(f"Server log (tail):\n{e2e_server.log_tail()}")
+        report_failure(players, e2e_server, tmp_path_factory)
         raise
     finally:
         for player in players:

@@ -22,15 +22,14 @@ import time
 from dataclasses import dataclass, field
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from players import MATCH_URL, Player, new_player, sign_up
+from playwright.sync_api import Browser, Locator, expect
 
 pytestmark = pytest.mark.e2e
 
-PASSWORD = "Lantern-Fox-4821"
 PLY_TIMEOUT = 15_000  # ms: my move plus the AI's answer, rendered and swapped in
 MAX_MATCHES = 3  # against the Normal AI, see the test
 MAX_TURNS = 400  # a bound, far above any real match: the loop must not run forever
-MATCH_URL = re.compile(r"/matches/(\d+)/$")
 ME = 0  # the creator (and the tutorial's player) sits in seat 0
 OPPONENT = 1
 
@@ -88,30 +87,12 @@ def _move_value(move: dict) -> str:
 
 
 @dataclass
-class Player:
-    username: str
-    context: BrowserContext
-    page: Page
-    page_errors: list[str] = field(default_factory=list)
+class GrimhandPlayer(Player):
     console_errors: list[str] = field(default_factory=list)
-
-    @property
-    def board(self) -> Locator:
-        return self.page.locator("#board")
-
-    @property
-    def banner(self) -> Locator:
-        return self.page.get_by_test_id("turn-banner")
 
     @property
     def coach(self) -> Locator:
         return self.page.get_by_test_id("coach")
-
-    def testid(self, testid: str) -> Locator:
-        return self.page.get_by_test_id(testid)
-
-    def ply(self) -> int:
-        return int(self.board.get_attribute("data-ply"))
 
     def status(self) -> str:
         return self.board.get_attribute("data-status")
@@ -122,17 +103,10 @@ class Player:
     def move_button(self, move: dict) -> Locator:
         return self.board.locator(f"button[name=move][value='{_move_value(move)}']")
 
-    def stayed(self) -> bool:
-        return self.page.evaluate("window.__stayed === true")
 
-
-def _new_player(browser: Browser, base_url: str, username: str) -> Player:
-    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    player = Player(username, context, page)
-    page.on("pageerror", lambda error: player.page_errors.append(str(error)))
-    page.on(
+def _new_player(browser: Browser, base_url: str, username: str) -> GrimhandPlayer:
+    player = new_player(browser, base_url, username, player_class=GrimhandPlayer)
+    player.page.on(
         "console",
         lambda message: (
             player.console_errors.append(message.text) if message.type == "error" else None
@@ -141,19 +115,7 @@ def _new_player(browser: Browser, base_url: str, username: str) -> Player:
     return player
 
 
-def _sign_up(player: Player) -> None:
-    page = player.page
-    page.goto("/accounts/signup/")
-    form = page.locator("form[action$='/accounts/signup/']")
-    form.locator("input[name=username]").fill(player.username)
-    form.locator("input[name=email]").fill(f"{player.username}@example.com")
-    form.locator("input[name=password1]").fill(PASSWORD)
-    form.locator("input[name=password2]").fill(PASSWORD)
-    form.locator("button[type=submit]").click()
-    expect(page.locator(".user-chip")).to_have_text(player.username)
-
-
-def _on_match_page(player: Player, status: str | re.Pattern = "active") -> int:
+def _on_match_page(player: GrimhandPlayer, status: str | re.Pattern = "active") -> int:
     player.page.wait_for_url(MATCH_URL)
     match_id = int(MATCH_URL.search(player.page.url).group(1))
     expect(player.board).to_have_attribute("data-status", status)
@@ -161,26 +123,26 @@ def _on_match_page(player: Player, status: str | re.Pattern = "active") -> int:
     return match_id
 
 
-def _wait_ready(player: Player, after_ply: int) -> None:
+def _wait_ready(player: GrimhandPlayer, after_ply: int) -> None:
     """Wait until the board is past `after_ply` and it is my turn, or the match is over."""
     player.page.wait_for_function(READY_JS, arg=after_ply, timeout=PLY_TIMEOUT)
     expect(player.testid("board-error")).to_have_count(0)
     assert player.stayed(), f"the page reloaded by itself (ply {player.ply()})"
 
 
-def _click_and_wait(player: Player, button: Locator) -> None:
+def _click_and_wait(player: GrimhandPlayer, button: Locator) -> None:
     ply = player.ply()
     expect(player.banner).to_have_text("Your turn!")
     button.click()
     _wait_ready(player, ply)
 
 
-def _fate(player: Player, kind: str) -> int:
+def _fate(player: GrimhandPlayer, kind: str) -> int:
     meter = player.testid(f"zone-{kind}").locator(".gh-fate[role=meter]")
     return int(meter.get_attribute("aria-valuenow"))
 
 
-def _choose_move(player: Player) -> Locator:
+def _choose_move(player: GrimhandPlayer) -> Locator:
     """Attack when I can; otherwise draw from the deck with the lower fate (the Attack deck
     on a tie); pass only if nothing else is possible."""
     attack = player.testid("move-attack")
@@ -195,7 +157,7 @@ def _choose_move(player: Player) -> Locator:
     return passing
 
 
-def _assert_opponent_hand_hidden(player: Player) -> int:
+def _assert_opponent_hand_hidden(player: GrimhandPlayer) -> int:
     """The opponent's hand fans hold card backs only, one per card they hold, while my own
     fans show my cards face up (so the same selectors do find faces when there are any).
     Returns how many cards the opponent holds."""
@@ -219,7 +181,7 @@ def _assert_opponent_hand_hidden(player: Player) -> int:
     return held
 
 
-def _play_to_the_end(player: Player, on_my_turn=None) -> int:
+def _play_to_the_end(player: GrimhandPlayer, on_my_turn=None) -> int:
     """Play my turns until the match is over; returns how many moves I made."""
     _wait_ready(player, -1)
     moves = 0
@@ -232,7 +194,7 @@ def _play_to_the_end(player: Player, on_my_turn=None) -> int:
     return moves
 
 
-def _assert_finished_fairly(player: Player) -> None:
+def _assert_finished_fairly(player: GrimhandPlayer) -> None:
     expect(player.board).to_have_attribute("data-status", "finished")
     expect(player.banner).to_have_text(re.compile(r"^\s*You (won|lost)\b"))
     expect(player.testid("outcome")).to_be_visible()
@@ -248,7 +210,7 @@ def _assert_finished_fairly(player: Player) -> None:
     assert not player.console_errors, player.console_errors
 
 
-def _on_failure(player: Player, e2e_server, tmp_path_factory) -> None:
+def _on_failure(player: GrimhandPlayer, e2e_server, tmp_path_factory) -> None:
     shots = tmp_path_factory.mktemp("e2e-screenshots")
     try:
         player.page.screenshot(path=str(shots / f"{player.username}.png"), full_page=True)
@@ -259,7 +221,7 @@ def _on_failure(player: Player, e2e_server, tmp_path_factory) -> None:
     print(f"Server log (tail):\n{e2e_server.log_tail()}")
 
 
-def _follow_the_coach(player: Player) -> None:
+def _follow_the_coach(player: GrimhandPlayer) -> None:
     """The scripted opening, one coached move at a time, and what each one shows."""
     page = player.page
     for ply, phrase, move in COACHED:
@@ -314,7 +276,7 @@ def _follow_the_coach(player: Player) -> None:
     expect(player.coach).to_contain_text(phrase)
 
 
-def _coach_lets_go(player: Player) -> None:
+def _coach_lets_go(player: GrimhandPlayer) -> None:
     """Past its last scripted line, the coach only wishes luck."""
     if player.ply() > LAST_COACH[0]:
         expect(player.coach).to_contain_text("You're on your own now")
@@ -326,7 +288,7 @@ def test_tutorial_then_play_out_against_the_tutor(
     started = time.monotonic()
     player = _new_player(chromium_browser, live_server_url, f"novice_{secrets.token_hex(3)}")
     try:
-        _sign_up(player)
+        sign_up(player)
         player.page.goto("/")
         player.testid("tutorial-grimhand").click()
         _on_match_page(player)
@@ -352,7 +314,7 @@ def test_tutorial_then_play_out_against_the_tutor(
         player.context.close()
 
 
-def _create_ai_match(player: Player) -> int:
+def _create_ai_match(player: GrimhandPlayer) -> int:
     page = player.page
     page.goto("/play/")
     page.locator("select[name=game]").select_option("grimhand")
@@ -372,13 +334,13 @@ def test_lobby_match_against_normal_ai_hides_its_hand(
     started = time.monotonic()
     player = _new_player(chromium_browser, live_server_url, f"gambler_{secrets.token_hex(3)}")
     try:
-        _sign_up(player)
+        sign_up(player)
         # A Death card can end a match before the AI ever holds a card (about one match in
         # ten), which would leave nothing to hide: such a match is checked all the same,
         # and another one is dealt, up to MAX_MATCHES.
         held: list[int] = []  # how many cards the AI held, at each check of this match
 
-        def check_hidden(player: Player) -> None:
+        def check_hidden(player: GrimhandPlayer) -> None:
             held.append(_assert_opponent_hand_hidden(player))
 
         for _ in range(MAX_MATCHES):

@@ -12,39 +12,27 @@ reload, and after the block both pages show the reversal with the roles switched
 from __future__ import annotations
 
 import itertools
-import re
 import secrets
-from dataclasses import dataclass, field
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from players import (
+    Player,
+    accept_invitation,
+    create_match,
+    my_seat,
+    new_player,
+    report_failure,
+    sign_up,
+)
+from playwright.sync_api import Browser, expect
 
 pytestmark = pytest.mark.e2e
 
-PASSWORD = "Lantern-Fox-4821"
 PUSH_TIMEOUT = 3_000  # ms: a move must show on the other page this fast
-MATCH_URL = re.compile(r"/matches/(\d+)/$")
 VALUES = {"A": 1, **{str(value): value for value in range(2, 11)}}
 
 
-@dataclass
-class Player:
-    username: str
-    context: BrowserContext
-    page: Page
-    seat: int = -1
-    page_errors: list[str] = field(default_factory=list)
-
-    @property
-    def board(self):
-        return self.page.locator("#board")
-
-    def testid(self, testid: str):
-        return self.page.get_by_test_id(testid)
-
-    def stayed(self) -> bool:
-        return self.page.evaluate("window.__stayed === true")
-
+class HaymakerPlayer(Player):
     def hand(self) -> list[str]:
         """My cards as my page shows them (a form of checkboxes only on my turn)."""
         return (
@@ -94,72 +82,25 @@ def choose_exchange(attacker: list[str], defender: list[str]) -> tuple[str, list
     return "haymaker", haymaker, block
 
 
-def _new_player(browser: Browser, base_url: str, username: str) -> Player:
-    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    player = Player(username, context, page)
-    page.on("pageerror", lambda error: player.page_errors.append(str(error)))
-    return player
-
-
-def _sign_up(player: Player) -> None:
-    page = player.page
-    page.goto("/accounts/signup/")
-    form = page.locator("form[action$='/accounts/signup/']")
-    form.locator("input[name=username]").fill(player.username)
-    form.locator("input[name=email]").fill(f"{player.username}@example.com")
-    form.locator("input[name=password1]").fill(PASSWORD)
-    form.locator("input[name=password2]").fill(PASSWORD)
-    form.locator("button[type=submit]").click()
-    expect(page.locator(".user-chip")).to_have_text(player.username)
-
-
-def _create_match(alice: Player, bob: Player) -> int:
-    page = alice.page
-    page.goto("/play/")
-    page.locator("select[name=game]").select_option("haymaker")
-    page.get_by_label("A player I name").check()
-    page.locator("input[name=username]").fill(bob.username)
-    page.get_by_test_id("create-match").click()
-    page.wait_for_url(MATCH_URL)
-    return int(MATCH_URL.search(page.url).group(1))
-
-
-def _accept_invitation(bob: Player, match_id: int) -> None:
-    page = bob.page
-    page.goto("/matches/")
-    invitation = page.get_by_test_id("invites").locator(f"a[href$='/matches/{match_id}/']")
-    expect(invitation).to_have_count(1)
-    invitation.click()
-    page.wait_for_url(MATCH_URL)
-    page.get_by_test_id("accept").click()
-    page.wait_for_url(MATCH_URL)
-
-
-def _my_seat(player: Player) -> int:
-    side = player.page.locator("[data-testid^='side-']").filter(has=player.page.locator(".you-tag"))
-    expect(side).to_have_count(1)
-    return int(side.get_attribute("data-seat"))
-
-
 def test_an_attack_block_reversal_exchange_between_two_browsers(
     chromium_browser: Browser, e2e_server, live_server_url: str, tmp_path_factory
 ) -> None:
     tag = secrets.token_hex(3)
-    alice = _new_player(chromium_browser, live_server_url, f"alice_{tag}")
-    bob = _new_player(chromium_browser, live_server_url, f"bob_{tag}")
+    alice = new_player(
+        chromium_browser, live_server_url, f"alice_{tag}", player_class=HaymakerPlayer
+    )
+    bob = new_player(chromium_browser, live_server_url, f"bob_{tag}", player_class=HaymakerPlayer)
     players = (alice, bob)
     try:
-        _sign_up(alice)
-        _sign_up(bob)
-        match_id = _create_match(alice, bob)
+        sign_up(alice)
+        sign_up(bob)
+        match_id = create_match(alice, bob, "haymaker")
         alice.page.evaluate("window.__stayed = true")
-        _accept_invitation(bob, match_id)
+        accept_invitation(bob, match_id)
         bob.page.evaluate("window.__stayed = true")
         for player in players:
             expect(player.board).to_have_attribute("data-status", "active", timeout=PUSH_TIMEOUT)
-            player.seat = _my_seat(player)
+            player.seat = my_seat(player)
         ring = alice.testid("haymaker-ring")
         first = int(ring.get_attribute("data-attacker"))
         attacker, defender = (alice, bob) if alice.seat == first else (bob, alice)
@@ -209,14 +150,7 @@ def test_an_attack_block_reversal_exchange_between_two_browsers(
         for player in players:
             assert not player.page_errors, f"{player.username}: {player.page_errors}"
     except BaseException:
-        shots = tmp_path_factory.mktemp("e2e-screenshots")
-        for player in players:
-            try:
-                player.page.screenshot(path=str(shots / f"{player.username}.png"), full_page=True)
-            except Exception as error:  # the page may be gone; keep the original failure
-                print(f"no screenshot of {player.username}: {error}")
-        print(f"Screenshots: {shots}")
-        print(f"Server log (tail):\n{e2e_server.log_tail()}")
+        report_failure(players, e2e_server, tmp_path_factory)
         raise
     finally:
         for player in players:

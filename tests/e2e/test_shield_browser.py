@@ -11,67 +11,24 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass, field
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from players import MATCH_URL, Player, accept_invitation, new_player, report_failure, sign_up
+from playwright.sync_api import Browser, expect
 
 pytestmark = pytest.mark.e2e
 
-PASSWORD = "Lantern-Fox-4821"
 PUSH_TIMEOUT = 3_000  # ms: a move must show on the other pages this fast
 TURNS = 4
-MATCH_URL = re.compile(r"/matches/(\d+)/$")
 
 
-@dataclass
-class Player:
-    username: str
-    context: BrowserContext
-    page: Page
-    seat: int = -1
-    page_errors: list[str] = field(default_factory=list)
-
-    @property
-    def board(self):
-        return self.page.locator("#board")
-
+class ShieldPlayer(Player):
     @property
     def table(self):
         return self.page.get_by_test_id("shield-table")
 
-    def testid(self, testid: str):
-        return self.page.get_by_test_id(testid)
 
-    def ply(self) -> int:
-        return int(self.board.get_attribute("data-ply"))
-
-    def stayed(self) -> bool:
-        return self.page.evaluate("window.__stayed === true")
-
-
-def _new_player(browser: Browser, base_url: str, username: str) -> Player:
-    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    player = Player(username, context, page)
-    page.on("pageerror", lambda error: player.page_errors.append(str(error)))
-    return player
-
-
-def _sign_up(player: Player) -> None:
-    page = player.page
-    page.goto("/accounts/signup/")
-    form = page.locator("form[action$='/accounts/signup/']")
-    form.locator("input[name=username]").fill(player.username)
-    form.locator("input[name=email]").fill(f"{player.username}@example.com")
-    form.locator("input[name=password1]").fill(PASSWORD)
-    form.locator("input[name=password2]").fill(PASSWORD)
-    form.locator("button[type=submit]").click()
-    expect(page.locator(".user-chip")).to_have_text(player.username)
-
-
-def _open_table(host: Player, second: Player, third: Player) -> int:
+def _open_table(host: ShieldPlayer, second: ShieldPlayer, third: ShieldPlayer) -> int:
     """The lobby's table of three: me, a named player in seat 2, another in seat 3."""
     page = host.page
     page.goto("/play/")
@@ -84,18 +41,6 @@ def _open_table(host: Player, second: Player, third: Player) -> int:
     page.get_by_test_id("create-match").click()
     page.wait_for_url(MATCH_URL)
     return int(MATCH_URL.search(page.url).group(1))
-
-
-def _accept_invitation(player: Player, match_id: int) -> None:
-    page = player.page
-    page.goto("/matches/")
-    invitation = page.get_by_test_id("invites").locator(f"a[href$='/matches/{match_id}/']")
-    expect(invitation).to_have_count(1)
-    invitation.click()
-    page.wait_for_url(MATCH_URL)
-    page.get_by_test_id("accept").click()
-    page.wait_for_url(MATCH_URL)
-    assert MATCH_URL.search(page.url).group(1) == str(match_id)
 
 
 def _my_seat(player: Player) -> int:
@@ -141,20 +86,20 @@ def test_three_players_set_up_and_attack_live(
     chromium_browser: Browser, e2e_server, live_server_url: str, tmp_path_factory
 ) -> None:
     tag = secrets.token_hex(3)
-    ana = _new_player(chromium_browser, live_server_url, f"ana_{tag}")
-    bo = _new_player(chromium_browser, live_server_url, f"bo_{tag}")
-    cy = _new_player(chromium_browser, live_server_url, f"cy_{tag}")
+    ana = new_player(chromium_browser, live_server_url, f"ana_{tag}", player_class=ShieldPlayer)
+    bo = new_player(chromium_browser, live_server_url, f"bo_{tag}", player_class=ShieldPlayer)
+    cy = new_player(chromium_browser, live_server_url, f"cy_{tag}", player_class=ShieldPlayer)
     players = (ana, bo, cy)
     try:
         for player in players:
-            _sign_up(player)
+            sign_up(player)
         match_id = _open_table(ana, bo, cy)
         ana.page.evaluate("window.__stayed = true")
         expect(ana.board).to_have_attribute("data-status", "waiting")
-        _accept_invitation(bo, match_id)
+        assert accept_invitation(bo, match_id) == str(match_id)
         bo.page.evaluate("window.__stayed = true")
         expect(ana.board).to_have_attribute("data-status", "waiting")
-        _accept_invitation(cy, match_id)
+        assert accept_invitation(cy, match_id) == str(match_id)
         cy.page.evaluate("window.__stayed = true")
 
         # Everyone's page turns into the setup by itself once the last seat is taken.
@@ -199,14 +144,7 @@ def test_three_players_set_up_and_attack_live(
         for player in players:
             assert not player.page_errors, f"{player.username}: {player.page_errors}"
     except BaseException:
-        shots = tmp_path_factory.mktemp("e2e-screenshots")
-        for player in players:
-            try:
-                player.page.screenshot(path=str(shots / f"{player.username}.png"), full_page=True)
-            except Exception as error:  # the page may be gone; keep the original failure
-                print(f"no screenshot of {player.username}: {error}")
-        print(f"Screenshots: {shots}")
-        print(f"Server log (tail):\n{e2e_server.log_tail()}")
+        report_failure(players, e2e_server, tmp_path_factory)
         raise
     finally:
         for player in players:

@@ -1,0 +1,119 @@
+"""What the browser tests share: a player in their own browser context, and the steps every
+game's test takes the same way (sign up, name an opponent from the lobby, accept from
+"My matches", find my seat, keep screenshots when a test fails).
+
+Game-specific helpers stay in each test file, on a subclass of `Player` where they need one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+
+PASSWORD = "Lantern-Fox-4821"
+MATCH_URL = re.compile(r"/matches/(\d+)/$")
+VIEWPORT = {"width": 1280, "height": 900}
+DEFAULT_TIMEOUT = 10_000  # ms: Playwright's default for every wait and action
+
+
+@dataclass
+class Player:
+    username: str
+    context: BrowserContext
+    page: Page
+    seat: int = -1
+    page_errors: list[str] = field(default_factory=list)
+    sockets: list[str] = field(default_factory=list)
+
+    @property
+    def board(self) -> Locator:
+        return self.page.locator("#board")
+
+    @property
+    def banner(self) -> Locator:
+        return self.page.get_by_test_id("turn-banner")
+
+    def testid(self, testid: str) -> Locator:
+        return self.page.get_by_test_id(testid)
+
+    def ply(self) -> int:
+        return int(self.board.get_attribute("data-ply"))
+
+    def stayed(self) -> bool:
+        return self.page.evaluate("window.__stayed === true")
+
+
+P = TypeVar("P", bound=Player)
+
+
+def new_player(
+    browser: Browser, base_url: str, username: str, *, player_class: type[P] = Player
+) -> P:
+    """A fresh browser context; the page's JavaScript errors and websockets are recorded."""
+    context = browser.new_context(base_url=base_url, viewport=VIEWPORT)
+    context.set_default_timeout(DEFAULT_TIMEOUT)
+    page = context.new_page()
+    player = player_class(username, context, page)
+    page.on("pageerror", lambda error: player.page_errors.append(str(error)))
+    page.on("websocket", lambda socket: player.sockets.append(socket.url))
+    return player
+
+
+def sign_up(player: Player) -> None:
+    page = player.page
+    page.goto("/accounts/signup/")
+    form = page.locator("form[action$='/accounts/signup/']")
+    form.locator("input[name=username]").fill(player.username)
+    form.locator("input[name=email]").fill(f"{player.username}@example.com")
+    form.locator("input[name=password1]").fill(PASSWORD)
+    form.locator("input[name=password2]").fill(PASSWORD)
+    form.locator("button[type=submit]").click()
+    expect(page.locator(".user-chip")).to_have_text(player.username)
+
+
+def create_match(host: Player, guest: Player, game: str) -> int:
+    """From the lobby, a two-seat match of `game` against a named player; returns its id."""
+    page = host.page
+    page.goto("/play/")
+    page.locator("select[name=game]").select_option(game)
+    page.get_by_label("A player I name").check()
+    page.locator("input[name=username]").fill(guest.username)
+    page.get_by_test_id("create-match").click()
+    page.wait_for_url(MATCH_URL)
+    return int(MATCH_URL.search(page.url).group(1))
+
+
+def accept_invitation(player: Player, match_id: int) -> str:
+    """Accept the invitation to `match_id` from "My matches"; returns the id of the match
+    page it lands on, as the URL spells it."""
+    page = player.page
+    page.goto("/matches/")
+    invitation = page.get_by_test_id("invites").locator(f"a[href$='/matches/{match_id}/']")
+    expect(invitation).to_have_count(1)
+    invitation.click()
+    page.wait_for_url(MATCH_URL)
+    page.get_by_test_id("accept").click()
+    page.wait_for_url(MATCH_URL)
+    return MATCH_URL.search(page.url).group(1)
+
+
+def my_seat(player: Player) -> int:
+    """The seat of the side the page marks as mine (its "you" tag)."""
+    side = player.page.locator("[data-testid^='side-']").filter(has=player.page.locator(".you-tag"))
+    expect(side).to_have_count(1)
+    return int(side.get_attribute("data-seat"))
+
+
+def report_failure(players: tuple[Player, ...], e2e_server, tmp_path_factory) -> None:
+    """Screenshots of every page and the server log's tail, for a failed test."""
+    shots = tmp_path_factory.mktemp("e2e-screenshots")
+    for player in players:
+        try:
+            player.page.screenshot(path=str(shots / f"{player.username}.png"), full_page=True)
+        except Exception as error:  # the page may be gone; keep the original failure
+            print(f"no screenshot of {player.username}: {error}")
+    print(f"Screenshots: {shots}")
+    print(f"Server log (tail):\n{e2e_server.log_tail()}")
