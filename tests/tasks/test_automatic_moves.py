@@ -9,6 +9,7 @@ import time
 
 import pytest
 from celery.contrib.testing.worker import start_worker
+from kombu import pools as kombu_pools
 
 from config.celery_app import app as celery_app
 from games import services, tasks
@@ -101,7 +102,9 @@ def real_worker():
 
 
 def _drop_broker_connections():
-    """Publishers made for the eager default would otherwise keep publishing to memory://."""
+    """Publishers made for the eager default would otherwise keep publishing to memory://,
+    and kombu's process-wide pools would hand out the closed ones afterwards."""
+    kombu_pools.reset()
     if celery_app._pool is not None:
         celery_app._pool.force_close_all()
         celery_app._pool = None
