@@ -8,43 +8,19 @@ view gets from the engine (`game.is_legal`): no rule is decided here.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from games.boards.base import BoardPresenter
+from games.boards.playing_cards import PlayingCards, plural
 from games.engine.core import Event
 
-SUITS = {
-    "C": ("clubs", "♣", "black"),
-    "D": ("diamonds", "♦", "red"),
-    "H": ("hearts", "♥", "red"),
-    "S": ("spades", "♠", "black"),
-}
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 RANK_WORDS = {"A": "Ace"}
-ALL_CARDS = tuple(rank + suit for suit in SUITS for rank in RANKS)
 
-# Pip layouts of a real deck: (column, row) per pip, columns 0/1/2 = left/centre/right,
-# rows in eighths of the pip field from the top. Pips below the middle are drawn upside down.
-_L, _C, _R = 0, 1, 2
-PIPS: dict[int, tuple[tuple[int, float], ...]] = {
-    1: ((_C, 4),),
-    2: ((_C, 0), (_C, 8)),
-    3: ((_C, 0), (_C, 4), (_C, 8)),
-    4: ((_L, 0), (_R, 0), (_L, 8), (_R, 8)),
-    5: ((_L, 0), (_R, 0), (_C, 4), (_L, 8), (_R, 8)),
-    6: ((_L, 0), (_R, 0), (_L, 4), (_R, 4), (_L, 8), (_R, 8)),
-    7: ((_L, 0), (_R, 0), (_C, 2), (_L, 4), (_R, 4), (_L, 8), (_R, 8)),
-    8: ((_L, 0), (_R, 0), (_C, 2), (_L, 4), (_R, 4), (_C, 6), (_L, 8), (_R, 8)),
-    9: ((_L, 0), (_R, 0), (_L, 8 / 3), (_R, 8 / 3), (_C, 4), (_L, 16 / 3), (_R, 16 / 3))
-    + ((_L, 8), (_R, 8)),
-    10: ((_L, 0), (_R, 0), (_C, 4 / 3), (_L, 8 / 3), (_R, 8 / 3), (_L, 16 / 3), (_R, 16 / 3))
-    + ((_C, 20 / 3), (_L, 8), (_R, 8)),
-}
-PIP_X = (36, 50, 64)  # percent of the card's width
-PIP_TOP, PIP_BOTTOM = 18, 82  # percent of the card's height
+DECK = PlayingCards(RANKS, RANK_WORDS, pip_x=(36, 50, 64))
+CARDS = DECK.cards
 
 ACTION_LABELS = {
     "attack": "Attack",
@@ -73,49 +49,6 @@ ENDINGS = {  # title, and what happened to the loser (or, for a decision, to the
 # --- cards --------------------------------------------------------------------------------
 
 
-def card(name: str) -> dict[str, Any]:
-    """A face-up card as the template draws it (name like "7H", "AS", "10D")."""
-    rank, suit = name[:-1], name[-1]
-    suit_name, symbol, color = SUITS[suit]
-    value = RANKS.index(rank) + 1
-    pips = [
-        {
-            "x": f"{PIP_X[column]}%",
-            "y": f"{PIP_TOP + (PIP_BOTTOM - PIP_TOP) * row / 8:.1f}%",
-            "is_flipped": row > 4,
-        }
-        for column, row in PIPS[value]
-    ]
-    return {
-        "name": name,
-        "rank": rank,
-        "suit": suit,
-        "value": value,
-        "suit_name": suit_name,
-        "symbol": symbol,
-        "color": color,
-        "short": f"{rank}{symbol}",
-        "label": f"{RANK_WORDS.get(rank, rank)} of {suit_name}",
-        "pips": pips,
-        "quoted": json.dumps(name),  # how the card appears in a coached move's JSON
-    }
-
-
-CARDS: dict[str, dict[str, Any]] = {name: card(name) for name in ALL_CARDS}
-
-
-def _cards(names: Sequence[str] | None) -> list[dict[str, Any]]:
-    return [dict(CARDS[name]) for name in names or () if name in CARDS]
-
-
-def _short(names: Sequence[str]) -> str:
-    return " ".join(CARDS[name]["short"] for name in names if name in CARDS)
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 # --- the match log ---------------------------------------------------------------------------
 
 
@@ -128,12 +61,14 @@ def describe(event: Event, names: Sequence[str]) -> str:
 
     match event.type:
         case "attack":
-            return f"{who()} jabs with {_short(data['cards'])}: an attack of {data['strength']}."
+            return (
+                f"{who()} jabs with {DECK.short(data['cards'])}: an attack of {data['strength']}."
+            )
         case "haymaker":
-            return f"{who()} swings a HAYMAKER: {_short(data['cards'])} for {data['strength']}!"
+            return f"{who()} swings a HAYMAKER: {DECK.short(data['cards'])} for {data['strength']}!"
         case "block":
             return (
-                f"{who()} blocks with {_short(data['cards'])}: "
+                f"{who()} blocks with {DECK.short(data['cards'])}: "
                 f"{data['strength']} against {data['attack_strength']}."
             )
         case "reversal":
@@ -141,19 +76,19 @@ def describe(event: Event, names: Sequence[str]) -> str:
             return f"REVERSAL! {who()} turns the fight around ({why})."
         case "discarded":
             return (
-                f"{_short(data['cards'])} go to {who()}'s discard pile "
-                f"({_plural(data['count'], 'card')})."
+                f"{DECK.short(data['cards'])} go to {who()}'s discard pile "
+                f"({plural(data['count'], 'card')})."
             )
         case "roles_switched":
             return f"Roles switch: {who('attacker')} attacks, {who('defender')} defends."
         case "hit":
-            return f"{who()} takes the hit, which costs {_plural(data['count'], 'card')}."
+            return f"{who()} takes the hit, which costs {plural(data['count'], 'card')}."
         case "cards_taken":
-            return f"{who('to')} takes {_short(data['cards'])} from {who('from')}'s hand."
+            return f"{who('to')} takes {DECK.short(data['cards'])} from {who('from')}'s hand."
         case "pass":
             return f"{who()} passes: both draw, and the roles switch."
         case "card_drawn":
-            return f"{who()} draws a card ({_plural(data['deck_count'], 'card')} left to draw)."
+            return f"{who()} draws a card ({plural(data['deck_count'], 'card')} left to draw)."
         case "drew":
             return f"It is the {CARDS[data['card']]['label']}."
         case "knockout":
@@ -178,10 +113,10 @@ def _player(player: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
     player["is_viewer"] = player["seat"] == view["seat"]
     player["is_attacker"] = player["role"] == "attacker"
     player["is_acting"] = player["seat"] in view["to_act"]
-    player["revealed_cards"] = _cards(revealed)
+    player["revealed_cards"] = DECK.many(revealed)
     player["backs"] = range(max(0, player["hand_count"] - len(revealed)))
-    player["discard_top"] = _cards(discard[-3:])
-    player["discard_text"] = _short(discard) or "empty"
+    player["discard_top"] = DECK.many(discard[-3:])
+    player["discard_text"] = DECK.short(discard) or "empty"
     return player
 
 
@@ -190,9 +125,9 @@ def _last_turn(view: dict[str, Any], bottom: int) -> dict[str, Any] | None:
     if not last:
         return None
     last = dict(last)
-    last["attack_cards"] = _cards(last["attack"])
-    last["block_cards"] = _cards(last["block"])
-    last["taken_cards"] = _cards(last.get("taken"))
+    last["attack_cards"] = DECK.many(last["attack"])
+    last["block_cards"] = DECK.many(last["block"])
+    last["taken_cards"] = DECK.many(last.get("taken"))
     last["taken_backs"] = range(0 if last["taken_cards"] else last["taken_count"])
     last["from_side"] = "bottom" if last["attacker"] == bottom else "top"
     if last["action"] == "pass":
@@ -235,7 +170,7 @@ def decorate(view: dict[str, Any]) -> dict[str, Any]:
     attack = view.get("attack")
     if attack:
         attack = dict(attack)
-        attack["cards_shown"] = _cards(attack["cards"])
+        attack["cards_shown"] = DECK.many(attack["cards"])
         attack["from_side"] = "bottom" if attack["seat"] == me else "top"
         view["attack"] = attack
     view["last"] = _last_turn(view, me)

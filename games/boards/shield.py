@@ -14,45 +14,21 @@ Invariants:
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from games.boards.base import BoardPresenter
+from games.boards.playing_cards import PlayingCards, plural
 from games.engine.core import Event
 
-SUITS = {
-    "C": ("clubs", "♣", "black"),
-    "D": ("diamonds", "♦", "red"),
-    "H": ("hearts", "♥", "red"),
-    "S": ("spades", "♠", "black"),
-}
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANK_WORDS = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
 FACES = {"J": "img/shield/jack.svg", "Q": "img/shield/queen.svg", "K": "img/shield/king.svg"}
-ALL_CARDS = tuple(rank + suit for suit in SUITS for rank in RANKS)
 
-# Pip layouts of a real deck: (column, row) per pip, columns 0/1/2 = left/centre/right,
-# rows in eighths of the pip field from the top. Pips below the middle are drawn upside down.
-_L, _C, _R = 0, 1, 2
-PIPS: dict[int, tuple[tuple[int, float], ...]] = {
-    1: ((_C, 4),),
-    2: ((_C, 0), (_C, 8)),
-    3: ((_C, 0), (_C, 4), (_C, 8)),
-    4: ((_L, 0), (_R, 0), (_L, 8), (_R, 8)),
-    5: ((_L, 0), (_R, 0), (_C, 4), (_L, 8), (_R, 8)),
-    6: ((_L, 0), (_R, 0), (_L, 4), (_R, 4), (_L, 8), (_R, 8)),
-    7: ((_L, 0), (_R, 0), (_C, 2), (_L, 4), (_R, 4), (_L, 8), (_R, 8)),
-    8: ((_L, 0), (_R, 0), (_C, 2), (_L, 4), (_R, 4), (_C, 6), (_L, 8), (_R, 8)),
-    9: ((_L, 0), (_R, 0), (_L, 8 / 3), (_R, 8 / 3), (_C, 4), (_L, 16 / 3), (_R, 16 / 3))
-    + ((_L, 8), (_R, 8)),
-    10: ((_L, 0), (_R, 0), (_C, 4 / 3), (_L, 8 / 3), (_R, 8 / 3), (_L, 16 / 3), (_R, 16 / 3))
-    + ((_C, 20 / 3), (_L, 8), (_R, 8)),
-}
-PIP_X = (34, 50, 66)  # percent of the card's width
-PIP_TOP, PIP_BOTTOM = 18, 82  # percent of the card's height
+DECK = PlayingCards(RANKS, RANK_WORDS, pip_x=(34, 50, 66), faces=FACES, label_shows_value=True)
+CARDS = DECK.cards
 
 PLACES = {1: "1st", 2: "2nd", 3: "3rd"}
 ENDINGS = {
@@ -70,54 +46,6 @@ STEP_TITLES = {
 
 
 # --- cards ----------------------------------------------------------------------------------
-
-
-def card(name: str) -> dict[str, Any]:
-    """A face-up card as the template draws it (name like "7H", "AS", "10D", "QC")."""
-    rank, suit = name[:-1], name[-1]
-    suit_name, symbol, color = SUITS[suit]
-    value = RANKS.index(rank) + 1
-    pips = [
-        {
-            "x": f"{PIP_X[column]}%",
-            "y": f"{PIP_TOP + (PIP_BOTTOM - PIP_TOP) * row / 8:.1f}%",
-            "is_flipped": row > 4,
-        }
-        for column, row in PIPS.get(value, ())
-    ]
-    return {
-        "name": name,
-        "rank": rank,
-        "suit": suit,
-        "value": value,
-        "suit_name": suit_name,
-        "symbol": symbol,
-        "color": color,
-        "short": f"{rank}{symbol}",
-        "label": f"{RANK_WORDS.get(rank, rank)} of {suit_name} ({value})",
-        "pips": pips,
-        "face_art": FACES.get(rank, ""),
-        "quoted": json.dumps(name),
-    }
-
-
-CARDS: dict[str, dict[str, Any]] = {name: card(name) for name in ALL_CARDS}
-
-
-def _card(name: str | None) -> dict[str, Any] | None:
-    return dict(CARDS[name]) if name in CARDS else None
-
-
-def _cards(names: Sequence[str] | None) -> list[dict[str, Any]]:
-    return [dict(CARDS[name]) for name in names or () if name in CARDS]
-
-
-def _short(names: Sequence[str]) -> str:
-    return " ".join(CARDS[name]["short"] for name in names if name in CARDS)
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def place_text(place: int | None) -> str:
@@ -147,7 +75,7 @@ def describe(event: Event, names: Sequence[str]) -> str:
         case "play_started":
             return _describe_start(data, names)
         case "shield_changed":
-            cards = f"{_short([data['old']])} → {_short([data['new']])}"
+            cards = f"{DECK.short([data['old']])} → {DECK.short([data['new']])}"
             if data["seat"] == data["target"]:
                 return f"{who()} draws a new shield: {cards}."
             return f"{who()} replaces {who('target')}'s shield: {cards}."
@@ -155,12 +83,12 @@ def describe(event: Event, names: Sequence[str]) -> str:
             return f"{who()} stores a card face down ({data['count']} stored)."
         case "attack":
             return (
-                f"{who()} attacks {who('target')} and draws the {_short([data['card']])}: "
+                f"{who()} attacks {who('target')} and draws the {DECK.short([data['card']])}: "
                 f"{data['power']} against shield {data['shield']}."
             )
         case "boost":
-            count = _plural(len(data["cards"]), "stored card")
-            return f"{who()} adds {count}: {_short(data['cards'])}. Power {data['power']}."
+            count = plural(len(data["cards"]), "stored card")
+            return f"{who()} adds {count}: {DECK.short(data['cards'])}. Power {data['power']}."
         case "blocked":
             return (
                 f"{who('target')}'s shield holds against {who()}: "
@@ -173,10 +101,10 @@ def describe(event: Event, names: Sequence[str]) -> str:
                 f"{who('target')} has {data['hp']} HP."
             )
         case "stored_discarded":
-            cards = _short(data["cards"])
-            return f"{who()} loses {_plural(len(data['cards']), 'stored card')}: {cards}."
+            cards = DECK.short(data["cards"])
+            return f"{who()} loses {plural(len(data['cards']), 'stored card')}: {cards}."
         case "gave":
-            count = _plural(data["count"], "stored card")
+            count = plural(data["count"], "stored card")
             return f"{who()} gives {count} to {who('target')}."
         case "next_turn":
             return f"{who()}'s turn."
@@ -185,7 +113,7 @@ def describe(event: Event, names: Sequence[str]) -> str:
         case "last_standing":
             return f"{who('winner')} is the last player standing and wins!"
         case "attack_dropped":
-            cards = _short(data["cards"])
+            cards = DECK.short(data["cards"])
             return f"The attack on {who('target')} is dropped; {cards} go to the discard pile."
         case "reshuffled":
             if data.get("from") == "stored":
@@ -199,7 +127,8 @@ def describe(event: Event, names: Sequence[str]) -> str:
 
 def _describe_start(data: Any, names: Sequence[str]) -> str:
     layouts = "; ".join(
-        f"{names[p['seat']]} {_short([p['shield']])} shield, {p['hp']} HP" for p in data["players"]
+        f"{names[p['seat']]} {DECK.short([p['shield']])} shield, {p['hp']} HP"
+        for p in data["players"]
     )
     first = names[data["first"]] if data.get("first") is not None else "?"
     return f"Shields up! {layouts}. {first} has the lowest HP and starts."
@@ -234,7 +163,7 @@ def _ring_spot(position: int, count: int) -> dict[str, str]:
 def _player(player: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
     player = dict(player)
     seat, step = player["seat"], view["step"]
-    hp_cards = _cards(player["hp_cards"])
+    hp_cards = DECK.many(player["hp_cards"])
     hp = player["hp"]
     hp_max = max(sum(c["value"] for c in hp_cards), hp or 0, 1)
     player["is_viewer"] = seat == view["seat"]
@@ -242,7 +171,7 @@ def _player(player: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
     player["is_choosing"] = step == "setup" and seat in view["to_act"]
     player["is_ready"] = step == "setup" and player["confirmed"] and not player["is_out"]
     player["is_winner"] = bool(view["outcome"]) and seat in view["outcome"]["winners"]
-    player["shield_card"] = _card(player["shield"])
+    player["shield_card"] = DECK.one(player["shield"])
     player["hp_card_list"] = hp_cards
     player["hp_max"] = hp_max
     player["hp_percent"] = 0 if hp is None else max(0, min(100, round(100 * hp / hp_max)))
@@ -257,8 +186,8 @@ def _attack(view: dict[str, Any]) -> dict[str, Any] | None:
     if not attack:
         return None
     attack = dict(attack)
-    attack["drawn"] = _card(attack["card"])
-    attack["boost_cards"] = _cards(attack["boost"])
+    attack["drawn"] = DECK.one(attack["card"])
+    attack["boost_cards"] = DECK.many(attack["boost"])
     attack["short_of"] = max(0, attack["shield"] + 1 - attack["power"])
     return attack
 
@@ -268,10 +197,10 @@ def _last_action(view: dict[str, Any]) -> dict[str, Any] | None:
     if not last or last.get("action") is None:
         return None
     last = dict(last)
-    last["drawn"] = _card(last["card"])
-    last["old_card"] = _card(last["old_shield"])
-    last["boost_cards"] = _cards(last["boost"])
-    last["lost_cards"] = _cards(last["stored_discarded"])
+    last["drawn"] = DECK.one(last["card"])
+    last["old_card"] = DECK.one(last["old_shield"])
+    last["boost_cards"] = DECK.many(last["boost"])
+    last["lost_cards"] = DECK.many(last["stored_discarded"])
     last["is_self"] = last["seat"] == last["target"]
     return last
 
@@ -317,13 +246,13 @@ def decorate(view: dict[str, Any]) -> dict[str, Any]:
     view["around"] = around
     view["me"] = players[view["seat"]] if view["seat"] is not None else None
     view["hand_cards"] = _setup_hand(view)
-    view["pick_card"] = _card(view.get("pick"))
+    view["pick_card"] = DECK.one(view.get("pick"))
     view["confirm_move"] = {"type": "confirm"}
     view["ready_count"] = sum(1 for p in players if p["is_ready"])
     view["living_count"] = sum(1 for p in players if not p["is_out"])
     view["attack_shown"] = _attack(view)
     view["last"] = _last_action(view)
-    view["discard_card"] = _card(view.get("discard_top"))
+    view["discard_card"] = DECK.one(view.get("discard_top"))
     view["deck_stack"] = range(min(3, (view["deck_count"] + 9) // 10))
     view["ending"] = _ending(view)
     view["step_title"] = STEP_TITLES.get(view["step"], "")
