@@ -5,10 +5,8 @@ and the scheduled rollover, and the seeds kept off every page until the week end
 from __future__ import annotations
 
 import datetime
-import threading
 
 import pytest
-from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
@@ -19,6 +17,7 @@ from games import selectors as match_selectors
 from games import services as match_services
 from games.errors import MatchError
 from games.models import Match
+from tests.concurrency import race
 from tests.conftest import requires_postgres
 
 pytestmark = pytest.mark.django_db
@@ -349,33 +348,12 @@ def test_the_beat_runs_the_rollover_on_monday_midnight_utc() -> None:
 # --- concurrent starts (PostgreSQL) -------------------------------------------------------------
 
 
-def _race(count: int, start) -> list:
-    barrier = threading.Barrier(count)
-    results: list = [None] * count
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait()
-            results[i] = start(i)
-        except MatchError as error:
-            results[i] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    return results
-
-
 @requires_postgres
 @pytest.mark.django_db(transaction=True)
 def test_five_simultaneous_starts_make_runs_one_two_three_and_two_refusals(alice) -> None:
     services.deck_list_load_default()  # a transactional test starts from a flushed database
     DeckList.objects.filter(slug="classic").update(is_active=True)
-    results = _race(5, lambda i: services.weekly_run_start(user=alice))
+    results = race(5, lambda i: services.weekly_run_start(user=alice), timeout=60)
     made = [r for r in results if isinstance(r, Match)]
     refused = [r for r in results if isinstance(r, MatchError)]
     assert len(made) == 3 and len(refused) == 2, results

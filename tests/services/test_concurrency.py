@@ -1,42 +1,19 @@
 """Two submits at the same moment, on real PostgreSQL with real threads: exactly one move."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from games import services
 from games.errors import MatchError
 from games.models import Move
+from tests.concurrency import race
 from tests.conftest import EXAMPLE_DEAL, requires_postgres
 
 pytestmark = [requires_postgres, pytest.mark.django_db(transaction=True)]
 
 
-def _race(count, submit):
-    barrier = threading.Barrier(count)
-    results: list = [None] * count
-
-    def run(i):
-        try:
-            barrier.wait()
-            results[i] = submit(i)
-        except MatchError as error:
-            results[i] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return results
-
-
 def test_double_submit_from_two_threads_makes_one_move(alice, bob, make_match):
     match = make_match(alice, bob, options=EXAMPLE_DEAL)
-    results = _race(
+    results = race(
         2,
         lambda i: services.move_submit(
             match_id=match.pk, user=alice, ply=0, move={"type": "attack"}, move_id=f"click-{i}"
@@ -51,7 +28,7 @@ def test_double_submit_from_two_threads_makes_one_move(alice, bob, make_match):
 
 def test_the_same_retry_from_two_threads_answers_both_with_one_move(alice, bob, make_match):
     match = make_match(alice, bob, options=EXAMPLE_DEAL)
-    results = _race(
+    results = race(
         4,
         lambda i: services.move_submit(
             match_id=match.pk, user=alice, ply=0, move={"type": "attack"}, move_id="same"
@@ -68,7 +45,7 @@ def test_automation_running_twice_at_once_plays_each_ply_once(alice, make_user):
         services.seat_set_autoplay(match_id=match.pk, user=alice, is_enabled=True)
     match.refresh_from_db()
     before = match.ply
-    results = _race(3, lambda i: services.automation_run(match_id=match.pk))
+    results = race(3, lambda i: services.automation_run(match_id=match.pk))
     match.refresh_from_db()
     plies = list(Move.objects.filter(match=match).order_by("ply").values_list("ply", flat=True))
     assert plies == list(range(match.ply))

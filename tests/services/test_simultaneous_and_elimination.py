@@ -1,14 +1,12 @@
 """The platform side of Shield: a secret setup that every seat plays at once, and a
 resignation that puts one seat out while the others play on."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from games import selectors, services
 from games.errors import BadMove, MatchError, StaleMove
 from games.models import Match, Move
+from tests.concurrency import race
 from tests.conftest import requires_postgres
 
 
@@ -92,24 +90,15 @@ def test_two_seats_confirming_at_the_same_moment_both_count(table):
     for user, seat in [(alice, 0), (bob, 1)]:
         match.refresh_from_db()
         services.move_submit(match_id=match.pk, user=user, ply=match.ply, move=_pick(match, seat))
-    barrier = threading.Barrier(2)
-    errors: list = []
-
-    def confirm(user):
-        try:
-            barrier.wait()
-            services.move_submit(match_id=match.pk, user=user, ply=2, move={"type": "confirm"})
-        except MatchError as error:
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=confirm, args=(user,)) for user in (alice, bob)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    assert errors == []
+    users = (alice, bob)
+    results = race(
+        2,
+        lambda i: services.move_submit(
+            match_id=match.pk, user=users[i], ply=2, move={"type": "confirm"}
+        ),
+    )
+    assert [r for r in results if isinstance(r, MatchError)] == []
+    assert all(isinstance(r, services.MoveResult) for r in results)
     assert sorted(Move.objects.filter(match=match, ply__gte=2).values_list("seat", flat=True)) == [
         0,
         1,
