@@ -17,6 +17,7 @@ from games import services
 from games.boards import grimhand
 from games.engine.core import Event
 from games.models import Move
+from tests.pages import page
 
 # Alice (seat 0) moves first. Bob's hand holds the only 9 and 11 of the defense cards,
 # the attack deck's order is 5 then 6, the defense deck holds one Death card in two.
@@ -43,16 +44,6 @@ def grimhand_match(creator, invitee, deal, **options):
     services.match_join(match_id=match.pk, user=invitee)
     match.refresh_from_db()
     return match
-
-
-def page(client, match, user=None) -> str:
-    if user is None:
-        client.logout()
-    else:
-        client.force_login(user)
-    response = client.get(match.get_absolute_url())
-    assert response.status_code == 200
-    return response.content.decode()
 
 
 def play(match, user, move):

@@ -17,6 +17,7 @@ from games import selectors, services
 from games.boards import haymaker as haymaker_board
 from games.engine.core import Event
 from games.models import Move
+from tests.pages import page
 
 ALICE = ["3C", "6C", "10C", "5D", "8D", "2H", "7H", "9H", "AS", "4S"]
 BOB = ["5C", "9C", "3D", "4D", "10D", "AH", "6H", "2S", "7S", "8S"]  # 9C: Bob's alone
@@ -39,16 +40,6 @@ def haymaker_match(creator, invitee, deal=DEAL):
     services.match_join(match_id=match.pk, user=invitee)
     match.refresh_from_db()
     return match
-
-
-def page(client, match, user=None) -> str:
-    if user is None:
-        client.logout()
-    else:
-        client.force_login(user)
-    response = client.get(match.get_absolute_url())
-    assert response.status_code == 200
-    return response.content.decode()
 
 
 def preview(client, match, user, cards=(), **params) -> tuple[int, str]:

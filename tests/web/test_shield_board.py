@@ -21,6 +21,7 @@ from games import services
 from games.boards import shield as shield_board
 from games.engine import registry
 from games.models import Move
+from tests.pages import page
 
 ALICE_HAND = ["AC", "3C", "2D", "JH"]  # shield JH: HP 1 + 3 + 2 = 6, the lowest: Alice starts
 BOB_HAND = ["10C", "KC", "5C", "6C"]  # shield 6C: HP 28
@@ -97,16 +98,6 @@ def shield_match(creator, *invitees, deal=None, **rules):
             services.match_join(match_id=match.pk, user=user)
     match.refresh_from_db()
     return match
-
-
-def page(client, match, user=None) -> str:
-    if user is None:
-        client.logout()
-    else:
-        client.force_login(user)
-    response = client.get(match.get_absolute_url())
-    assert response.status_code == 200
-    return response.content.decode()
 
 
 def play(match, user, move):
