@@ -12,7 +12,7 @@ from tests.conftest import requires_postgres
 
 @pytest.fixture(autouse=True)
 def _shield_is_open(monkeypatch):
-    monkeypatch.setattr(services, "has_board", lambda slug: True)
+    monkeypatch.setattr(services.tables, "has_board", lambda slug: True)
 
 
 @pytest.fixture

@@ -1,0 +1,158 @@
+"""Moves: a player's move, resigning, and the forfeit of a seat that leaves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from games import selectors
+from games.engine import registry
+from games.engine.core import IllegalMove
+from games.errors import (
+    BadMove,
+    InvalidMove,
+    MatchFinished,
+    MatchNotStarted,
+    NotSeated,
+    NotYourTurn,
+    StaleMove,
+)
+from games.models import Match, Move, Seat
+from games.services._shared import FORFEIT, MoveResult, after_commit, finish, locked, to_act
+
+MAX_MOVE_BYTES = 4096
+
+
+def move_submit(
+    *, match_id: int, user: Any, ply: Any, move: Any, move_id: str | None = None
+) -> MoveResult:
+    """A player's move for `ply`. A repeat of a committed `move_id` returns the first answer."""
+    _check_payload(move)
+    ply = _ply_number(ply)
+    with transaction.atomic():
+        match = locked(match_id)
+        if move_id:
+            repeat = _committed(match, move_id, user)
+            if repeat is not None:
+                return repeat
+        seat = selectors.seat_of(match=match, user=user)
+        if seat is None or seat.joined is None:
+            raise NotSeated("You are not playing in this match.")
+        return apply_locked(match, seat, ply, move, user=user, move_id=move_id or None)
+
+
+def _committed(match: Match, move_id: str, user: Any) -> MoveResult | None:
+    logged = Move.objects.filter(match=match, move_id=move_id).first()
+    if logged is None:
+        return None
+    if logged.user_id != user.pk:
+        raise BadMove("That move id belongs to another move.")
+    replayed = selectors.match_replay(match=match)
+    events = replayed.log[logged.ply].events if logged.ply < len(replayed.log) else ()
+    return MoveResult(match, logged.ply, tuple(events), is_repeat=True)
+
+
+def apply_locked(
+    match: Match, seat: Seat, ply: int, move: Any, *, user: Any, move_id: str | None
+) -> MoveResult:
+    if match.status == Match.Status.WAITING:
+        raise MatchNotStarted("The match has not started yet: waiting for every seat to be taken.")
+    if match.is_finished:
+        raise MatchFinished("This match is over.")
+    if ply != match.ply and not _is_simultaneous_catch_up(match, seat, ply):
+        raise StaleMove("The board changed since you saw it. Here is the current position.")
+    if seat.index not in match.seats_to_act:
+        raise NotYourTurn("It is not your turn.")
+    if move.get("type") == FORFEIT:
+        raise BadMove("To leave the match, resign.")
+    return _append(match, seat, move, user=user, move_id=move_id)
+
+
+def _is_simultaneous_catch_up(match: Match, seat: Seat, ply: int) -> bool:
+    """In a phase where several seats act at once (a secret setup), other seats' moves since
+    the board was loaded do not make this seat's move stale: it still applies, at the
+    current ply. Anything this seat did itself since then still makes it stale."""
+    return (
+        ply < match.ply
+        and len(match.seats_to_act) > 1
+        and seat.index in match.seats_to_act
+        and not match.moves.filter(ply__gte=ply, seat=seat.index).exists()
+    )
+
+
+def _append(match: Match, seat: Seat, move: Any, *, user: Any, move_id: str | None) -> MoveResult:
+    """Apply `move` for `seat` at the match's current ply and log it (the row is locked)."""
+    game = registry.get(match.game)
+    replayed = selectors.match_replay(match=match)
+    try:
+        state, events = game.apply(replayed.state, seat.index, move)
+    except IllegalMove as error:
+        raise InvalidMove(error.message) from None
+    ply = match.ply
+    try:
+        with transaction.atomic():
+            Move.objects.create(
+                match=match, ply=ply, seat=seat.index, payload=move, move_id=move_id, user=user
+            )
+    except IntegrityError:
+        raise StaleMove("That turn was already played. Here is the current position.") from None
+    match.ply = ply + 1
+    match.to_act = to_act(game.to_act(state))
+    outcome = game.outcome(state)
+    if outcome is not None:
+        finish(match, outcome)
+    else:
+        match.save()
+    selectors.match_remember(
+        match=match, replayed=replayed.then(seat=seat.index, state=state, events=events)
+    )
+    after_commit(match)
+    return MoveResult(match, ply, tuple(events))
+
+
+def _check_payload(move: Any) -> None:
+    if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+        raise BadMove('A move is a JSON object with a "type", such as {"type": "attack"}.')
+    if len(repr(move)) > MAX_MOVE_BYTES:
+        raise BadMove("That move is far too large.")
+
+
+def _ply_number(ply: Any) -> int:
+    try:
+        number = int(ply)
+    except (TypeError, ValueError):
+        raise BadMove("The move is missing the turn number it was made for.") from None
+    if number < 0:
+        raise BadMove("The turn number of a move cannot be negative.")
+    return number
+
+
+def match_resign(*, match_id: int, user: Any) -> Match:
+    with transaction.atomic():
+        match = locked(match_id)
+        seat = selectors.seat_of(match=match, user=user)
+        if seat is None or seat.joined is None:
+            raise NotSeated("You are not playing in this match.")
+        if match.status != Match.Status.ACTIVE:
+            raise MatchFinished("Only a match in play can be resigned.")
+        seat.resigned = True
+        seat.save(update_fields=["resigned"])
+        forfeit_seat(match, seat, "resign", user=user)
+    return match
+
+
+def forfeit_seat(match: Match, seat: Seat, reason: str, *, user: Any) -> None:
+    """`seat` leaves the match: it ends (two-player games), or, where the game plays on
+    without the seat, the forfeit is logged as that seat's move, whoever's turn it is."""
+    game = registry.get(match.game)
+    if getattr(game, "forfeit_is_a_move", False):
+        _append(match, seat, {"type": FORFEIT, "reason": reason}, user=user, move_id=None)
+        return
+    state = selectors.match_replay(match=match).state
+    outcome = game.forfeit(state, seat.index, reason)
+    if outcome is not None:
+        finish(match, outcome)
+    else:
+        match.save()
+    after_commit(match)
