@@ -109,6 +109,17 @@ class Game(Protocol):
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]: ...
 
+    def revealed_view(self, state: Any) -> dict[str, Any]:
+        """Everything, face up: for a finished match's replay and for verifying an export.
+
+        The spectator view (`seat` None) with every hidden card shown where the board draws
+        cards (hands), plus `"revealed": True` and `"hidden"`: the rest no seat saw, as
+        [{"pile": "attack deck", "seat": None or a seat, "order": "top first" or "",
+        "cards": [...]}]. Never for a running match: the platform shows it only once the
+        seed is revealed.
+        """
+        ...
+
     def outcome(self, state: Any) -> Outcome | None: ...
 
     def sample_hidden(self, state: Any, seat: int, chance: Chance) -> Any: ...

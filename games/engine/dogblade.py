@@ -206,6 +206,19 @@ class DogBlade:
             "outcome": outcome.to_json() if outcome else None,
         }
 
+    def revealed_view(self, state: DogBladeState) -> dict[str, Any]:
+        """The spectator view and every undrawn card, in the order it would enter play."""
+        hidden = [
+            {
+                "pile": "deck",
+                "seat": side,
+                "order": "next first",
+                "cards": [list(card) for card in state.decks[side][state.drawn[side] :]],
+            }
+            for side in (0, 1)
+        ]
+        return {**self.view(state, None), "revealed": True, "hidden": hidden}
+
     def _side_view(self, state: DogBladeState, side: int) -> dict[str, Any]:
         drawn = state.drawn[side]
         is_out = state.winner is not None and state.winner != side

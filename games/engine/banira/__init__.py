@@ -59,6 +59,9 @@ class BaniraCards:
     def view(self, state: BaniraState, seat: int | None) -> dict[str, Any]:
         return seat_view.view(state, seat)
 
+    def revealed_view(self, state: BaniraState) -> dict[str, Any]:
+        return seat_view.revealed_view(state)
+
     def outcome(self, state: BaniraState) -> Outcome | None:
         return state.result
 

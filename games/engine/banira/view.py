@@ -136,6 +136,28 @@ def view(state: BaniraState, seat: int | None) -> dict[str, Any]:
     }
 
 
+def revealed_view(state: BaniraState) -> dict[str, Any]:
+    """Everything face up (a finished run's replay): the overflow and the deck in draw order."""
+    cards = state.setup.cards
+    revealed = view(state, None)
+    revealed["revealed"] = True
+    revealed["hidden"] = [
+        {
+            "pile": "overflow",
+            "seat": None,
+            "order": "next first",
+            "cards": [cards[card].id for card in state.hand[HAND_LIMIT:]],
+        },
+        {
+            "pile": "deck",
+            "seat": None,
+            "order": "top first",
+            "cards": [cards[c].id for c in state.deck],
+        },
+    ]
+    return revealed
+
+
 def _slot(state: BaniraState, slot: int) -> dict[str, Any]:
     cards = state.setup.cards
     stack = state.field[slot]

@@ -345,5 +345,11 @@ class Grimhand:
         outcome = self.outcome(state)
         return views.view(state, seat, self.to_act(state), outcome.to_json() if outcome else None)
 
+    def revealed_view(self, state: GrimhandState) -> dict[str, Any]:
+        outcome = self.outcome(state)
+        return views.revealed_view(
+            state, self.to_act(state), outcome.to_json() if outcome else None
+        )
+
     def sample_hidden(self, state: GrimhandState, seat: int, chance: Chance) -> GrimhandState:
         return views.sample_hidden(state, seat, chance)

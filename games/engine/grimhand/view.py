@@ -53,6 +53,22 @@ def view(
     }
 
 
+def revealed_view(
+    state: GrimhandState, to_act: tuple[int, ...], outcome: dict[str, Any] | None
+) -> dict[str, Any]:
+    """Everything face up (a finished match's replay): both hands, and each deck's order."""
+    revealed = view(state, None, to_act, outcome)
+    for player in revealed["players"]:
+        hands = state.hands[player["seat"]]
+        player["hand"] = {DECKS[kind]: list(hands[kind]) for kind in (ATTACK, DEFENSE)}
+    revealed["revealed"] = True
+    revealed["hidden"] = [
+        {"pile": f"{DECKS[kind]} deck", "seat": None, "order": "top first", "cards": list(deck)}
+        for kind, deck in enumerate(state.decks)
+    ]
+    return revealed
+
+
 def _deck_view(state: GrimhandState, kind: int) -> dict[str, Any]:
     count = len(state.decks[kind])
     discard = state.discards[kind]

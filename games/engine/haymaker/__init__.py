@@ -60,6 +60,9 @@ class Haymaker:
     def view(self, state: HaymakerState, seat: int | None) -> dict[str, Any]:
         return seat_view.view(state, seat)
 
+    def revealed_view(self, state: HaymakerState) -> dict[str, Any]:
+        return seat_view.revealed_view(state)
+
     def outcome(self, state: HaymakerState) -> Outcome | None:
         return state.result
 

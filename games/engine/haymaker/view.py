@@ -95,6 +95,22 @@ def view(state: HaymakerState, seat: int | None) -> dict[str, Any]:
     }
 
 
+def revealed_view(state: HaymakerState) -> dict[str, Any]:
+    """Everything face up (a finished match's replay): both hands (as "revealed" cards, so
+    the board draws them face up), the cards a hit took, the draw pile and the burned cards."""
+    revealed = view(state, None)
+    for player in revealed["players"]:
+        player["revealed"] = names(state.hands[player["seat"]])
+    if state.last is not None:
+        revealed["last_turn"] = view(state, 0)["last_turn"]
+    revealed["revealed"] = True
+    revealed["hidden"] = [
+        {"pile": "draw pile", "seat": None, "order": "top first", "cards": names(state.deck)},
+        {"pile": "burned cards", "seat": None, "order": "", "cards": names(state.burned)},
+    ]
+    return revealed
+
+
 def _player(state: HaymakerState, side: int, is_player: bool) -> dict[str, Any]:
     discard = state.discards[side]
     return {

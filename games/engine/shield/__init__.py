@@ -62,6 +62,9 @@ class Shield:
     def view(self, state: ShieldState, seat: int | None) -> dict[str, Any]:
         return seat_view.view(state, seat)
 
+    def revealed_view(self, state: ShieldState) -> dict[str, Any]:
+        return seat_view.revealed_view(state)
+
     def outcome(self, state: ShieldState) -> Outcome | None:
         return state.result
 

@@ -100,6 +100,35 @@ def view(state: ShieldState, seat: int | None) -> dict[str, Any]:
     }
 
 
+def revealed_view(state: ShieldState) -> dict[str, Any]:
+    """Everything face up (a finished match's replay): the setup hands and picks, every
+    stored card, and the draw pile's order."""
+    revealed = view(state, None)
+    hidden: list[dict[str, Any]] = []
+    if state.step == SETUP:
+        for side in range(state.seats):
+            pick = state.picks[side]
+            hidden.append(
+                {"pile": "setup hand", "seat": side, "order": "", "cards": names(state.dealt[side])}
+            )
+            if pick is not None:
+                hidden.append(
+                    {"pile": "shield pick", "seat": side, "order": "", "cards": [NAMES[pick]]}
+                )
+    for side in range(state.seats):
+        if state.stored[side]:
+            stored = names(state.stored[side])
+            hidden.append(
+                {"pile": "stored cards", "seat": side, "order": "bottom first", "cards": stored}
+            )
+    hidden.append(
+        {"pile": "draw pile", "seat": None, "order": "top first", "cards": names(state.deck)}
+    )
+    revealed["revealed"] = True
+    revealed["hidden"] = hidden
+    return revealed
+
+
 def _players(state: ShieldState, is_setup: bool) -> list[dict[str, Any]]:
     """Every seat's public side, clockwise (one loop: this is most of a view's cost)."""
     out, seats = state.out, state.seats
