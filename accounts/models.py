@@ -11,6 +11,10 @@ class Profile(models.Model):
     )
     display_name = models.CharField(max_length=40, blank=True)
     created = models.DateTimeField(auto_now_add=True)
+    # Vacation (games.services.clock): while it lasts, the clocks of my timed matches wait.
+    vacation_until = models.DateTimeField(null=True, blank=True)
+    vacation_year = models.PositiveSmallIntegerField(default=0)  # the year days_used counts
+    vacation_days_used = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         constraints = [

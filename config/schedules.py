@@ -3,6 +3,12 @@
 from celery.schedules import crontab
 
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
+    # Clocks: settle overdue turns, end forgotten pauses, expire unjoined tables (also done
+    # when a match is read, and by `manage.py settle_overdue`).
+    "games-sweep-clocks": {
+        "task": "games.tasks.sweep_clocks",
+        "schedule": 60.0,
+    },
     # BaniraCards: reveal last week's seeds and open this week's challenge (also done lazily
     # when a BaniraCards page opens, so a missed beat changes nothing).
     "banira-weekly-rollover": {

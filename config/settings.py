@@ -196,3 +196,5 @@ LOGGING = {
 
 # How long a player's own match page may wait before the socket push is backed by polling.
 MATCH_POLL_SECONDS = env.int("MATCH_POLL_SECONDS", default=30)
+# A table nobody joined is taken out of the lobby (and cancelled) after this many hours.
+OPEN_TABLE_HOURS = env.int("OPEN_TABLE_HOURS", default=72)

@@ -52,3 +52,19 @@ class SeatUnavailable(MatchError):
 
 class CannotCreate(MatchError):
     pass
+
+
+class MatchPaused(MatchError):
+    status = 409
+
+
+class TimeRanOut(MatchError):
+    """A move came after its seat's deadline: the match was settled on time instead."""
+
+    status = 409
+
+
+class LimitReached(MatchError):
+    """Too many correspondence matches at once for this player's record."""
+
+    status = 409

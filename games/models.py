@@ -50,10 +50,21 @@ class Match(models.Model):
     # A run others must not see yet (a weekly challenge run: everyone's run k deals the same
     # deck): until then only its players may open it, and its seed stays secret.
     private_until = models.DateTimeField(null=True, blank=True)
+    # Time control (games.services.clock): seconds per move, or None for no clock (only
+    # against the AI). Each seat also has a time bank that grows a little with each move.
+    move_seconds = models.PositiveIntegerField(null=True, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)  # set: every clock is stopped
+    pause_votes = models.CharField(max_length=32, blank=True)  # seats asking to pause, "0,2"
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
 
     class Meta:
         verbose_name_plural = "matches"
-        indexes = [models.Index(fields=["status", "-updated"])]
+        indexes = [
+            models.Index(fields=["status", "-updated"]),
+            models.Index(fields=["status", "created"], name="match_status_created"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game} #{self.pk}"
@@ -78,6 +89,18 @@ class Match(models.Model):
         from games.engine import registry
 
         return registry.get(self.game).name if self.game in registry.slugs() else self.game
+
+    @property
+    def is_timed(self) -> bool:
+        return self.move_seconds is not None
+
+    @property
+    def is_paused(self) -> bool:
+        return self.paused_at is not None
+
+    @property
+    def pause_seats(self) -> tuple[int, ...]:
+        return tuple(int(seat) for seat in self.pause_votes.split(",")) if self.pause_votes else ()
 
     @property
     def seats_to_act(self) -> tuple[int, ...]:
@@ -108,7 +131,11 @@ class Seat(models.Model):
     resigned = models.BooleanField(default=False)
     timed_out = models.BooleanField(default=False)
     autoplay = models.BooleanField(default=False)  # play forced moves for this seat
+    # The clock of a timed match (games.services.clock): set while this seat is to act.
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    turn_started = models.DateTimeField(null=True, blank=True)
+    bank_seconds = models.PositiveIntegerField(default=0)
+    paused_seconds_left = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["index"]

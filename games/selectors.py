@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
+from django.utils import timezone
 
 from games import tutorials
 from games.boards import presenter_for
@@ -249,14 +251,93 @@ def matches_for_user(*, user: Any) -> dict[str, list[Match]]:
     return groups
 
 
-def open_matches(*, user: Any) -> QuerySet[Match]:
-    """Waiting matches with a seat anyone may take, not the user's own."""
+def open_matches(*, user: Any, min_reliability: int | None = None) -> list[Match]:
+    """Waiting matches with a seat anyone may take, not the user's own, not yet expired.
+
+    Each carries `host_reliability` (games.selectors.reliability of its creator); with
+    `min_reliability` (a percentage), only hosts at least that reliable are listed (a new
+    player, with too few matches to tell, passes only a filter of 0).
+    """
+    cutoff = timezone.now() - timedelta(hours=settings.OPEN_TABLE_HOURS)
     matches = Match.objects.filter(
-        status=Match.Status.WAITING, seats__kind=Seat.Kind.HUMAN, seats__user__isnull=True
+        status=Match.Status.WAITING,
+        created__gt=cutoff,
+        seats__kind=Seat.Kind.HUMAN,
+        seats__user__isnull=True,
     ).distinct()
     if user.is_authenticated:
         matches = matches.exclude(seats__user=user)
-    return matches.prefetch_related("seats__user__profile").order_by("-created")[:50]
+    matches = matches.select_related("created_by").prefetch_related("seats__user__profile")
+    listed = []
+    for match in matches.order_by("-created")[:200]:
+        match.host_reliability = reliability(user=match.created_by)
+        if min_reliability and not match.host_reliability.at_least(min_reliability):
+            continue
+        listed.append(match)
+    return listed[:50]
+
+
+@dataclass(frozen=True)
+class Reliability:
+    """How often a player sees a match with other players through: the share of finished
+    matches not lost on time and not abandoned (resigned without making a single move)."""
+
+    finished: int
+    kept: int
+
+    MIN_MATCHES = 3  # fewer finished matches than this: too new to tell
+
+    @property
+    def percent(self) -> int | None:
+        if self.finished < self.MIN_MATCHES:
+            return None
+        return round(100 * self.kept / self.finished)
+
+    def at_least(self, percent: int) -> bool:
+        return self.percent is not None and self.percent >= percent
+
+
+def reliability(*, user: Any) -> Reliability:
+    if user is None:
+        return Reliability(0, 0)
+    seats = Seat.objects.filter(
+        user=user, joined__isnull=False, match__status=Match.Status.FINISHED
+    ).annotate(
+        humans=Count("match__seats", filter=Q(match__seats__kind=Seat.Kind.HUMAN)),
+        my_moves=Count(
+            "match__moves", filter=Q(match__moves__seat=F("index"), match__moves__user=user)
+        ),
+    )
+    seats = seats.filter(humans__gte=2)
+    finished = kept = 0
+    for seat in seats.only("timed_out", "resigned", "index"):
+        finished += 1
+        is_abandoned = seat.resigned and seat.my_moves == 0
+        kept += not (seat.timed_out or is_abandoned)
+    return Reliability(finished, kept)
+
+
+@dataclass(frozen=True)
+class Load:
+    """Timed (correspondence) matches a player is in, and how many they may be in at once."""
+
+    playing: int
+    cap: int
+
+
+BASE_CAP, MAX_CAP = 10, 100
+
+
+def correspondence_load(*, user: Any) -> Load:
+    playing = Seat.objects.filter(
+        user=user,
+        match__move_seconds__isnull=False,
+        match__status__in=[Match.Status.WAITING, Match.Status.ACTIVE],
+    ).count()
+    finished = Seat.objects.filter(
+        user=user, joined__isnull=False, match__status=Match.Status.FINISHED
+    ).count()
+    return Load(playing=playing, cap=min(MAX_CAP, BASE_CAP + finished // 2))
 
 
 def turn_count_for(*, user: Any) -> int:

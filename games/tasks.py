@@ -11,3 +11,9 @@ from games import services
 def advance_automatic_seats(match_id: int) -> int:
     """Play the moves due from AI and auto-play seats. Safe to run twice or concurrently."""
     return services.automation_run(match_id=match_id)
+
+
+@shared_task(ignore_result=True)
+def sweep_clocks() -> dict[str, int]:
+    """Settle every overdue turn, end forgotten pauses, expire unjoined tables. Idempotent."""
+    return services.clock.sweep()

@@ -6,12 +6,23 @@ Lock order and preconditions: each write opens one transaction, locks the Match 
 constraint backs the lock: no ply is ever applied twice. A finished match sends
 `games.signals.match_finished` inside that transaction (ratings, XP and quests listen).
 
-tables: create, join, fill with AI, cancel · moves: submit, resign · automation: the AI and
+tables: create, join, fill with AI, cancel, rematch · clock: time controls, pauses,
+vacations, timeouts · moves: submit, resign · automation: the AI and
 auto-play seats.
 """
 
+from games.services import clock
 from games.services._shared import AI_LEVELS, FORFEIT, TUTOR, MoveResult
 from games.services.automation import automation_paused, automation_run, seat_set_autoplay
+from games.services.clock import (
+    TIME_CONTROLS,
+    match_pause_request,
+    match_pause_withdraw,
+    match_resume,
+    match_settle_overdue,
+    vacation_end,
+    vacation_start,
+)
 from games.services.moves import MAX_MOVE_BYTES, match_resign, move_submit
 from games.services.tables import (
     OPPONENTS,
@@ -20,6 +31,7 @@ from games.services.tables import (
     match_create,
     match_fill_with_ai,
     match_join,
+    match_rematch,
     tutorial_start,
 )
 
@@ -28,17 +40,26 @@ __all__ = [
     "FORFEIT",
     "MAX_MOVE_BYTES",
     "OPPONENTS",
+    "TIME_CONTROLS",
     "TUTOR",
     "MoveResult",
     "SeatSpec",
     "automation_paused",
     "automation_run",
+    "clock",
     "match_cancel",
     "match_create",
     "match_fill_with_ai",
     "match_join",
+    "match_pause_request",
+    "match_pause_withdraw",
+    "match_rematch",
+    "match_resume",
+    "match_settle_overdue",
     "match_resign",
     "move_submit",
     "seat_set_autoplay",
     "tutorial_start",
+    "vacation_end",
+    "vacation_start",
 ]

@@ -14,7 +14,7 @@ from games.ai.ismcts import Determinizer
 from games.ai.scripted import ScriptedBot
 from games.engine import registry
 from games.engine.core import Chance
-from games.errors import MatchFinished, NotSeated, StaleMove
+from games.errors import MatchFinished, MatchPaused, NotSeated, StaleMove
 from games.models import Match, Seat
 from games.services._shared import TUTOR, after_commit, automation_running, locked
 from games.services.moves import apply_locked
@@ -59,7 +59,7 @@ def automation_run(*, match_id: int, max_steps: int = 10_000) -> int:
 def _automatic_move(match_id: int) -> str:
     """One automatic move: "made", "raced" (someone else moved first: look again) or "idle"."""
     match = selectors.match_get(match_id=match_id)
-    if match is None or match.status != Match.Status.ACTIVE:
+    if match is None or match.status != Match.Status.ACTIVE or match.is_paused:
         return "idle"
     seat = automatic_seat_to_act(match)
     if seat is None:
@@ -76,6 +76,8 @@ def _automatic_move(match_id: int) -> str:
             apply_locked(current, seat, match.ply, move, user=None, move_id=f"auto-{match.ply}")
         except StaleMove:
             return "raced"
+        except MatchPaused:
+            return "idle"
     return "made"
 
 

@@ -14,11 +14,14 @@ from games.errors import (
     InvalidMove,
     MatchFinished,
     MatchNotStarted,
+    MatchPaused,
     NotSeated,
     NotYourTurn,
     StaleMove,
+    TimeRanOut,
 )
 from games.models import Match, Move, Seat
+from games.services import clock
 from games.services._shared import FORFEIT, MoveResult, after_commit, finish, locked, to_act
 
 MAX_MOVE_BYTES = 4096
@@ -39,7 +42,12 @@ def move_submit(
         seat = selectors.seat_of(match=match, user=user)
         if seat is None or seat.joined is None:
             raise NotSeated("You are not playing in this match.")
-        return apply_locked(match, seat, ply, move, user=user, move_id=move_id or None)
+        is_late = clock.overdue_seat(match, seat)
+        if not is_late:
+            return apply_locked(match, seat, ply, move, user=user, move_id=move_id or None)
+    # Too late: nothing of the move is written; the timeout is settled on its own.
+    clock.match_settle_overdue(match_id=match_id)
+    raise TimeRanOut("Your time for this move ran out, so the match was settled on time.")
 
 
 def _committed(match: Match, move_id: str, user: Any) -> MoveResult | None:
@@ -60,6 +68,8 @@ def apply_locked(
         raise MatchNotStarted("The match has not started yet: waiting for every seat to be taken.")
     if match.is_finished:
         raise MatchFinished("This match is over.")
+    if match.is_paused:
+        raise MatchPaused("The match is paused: resume it to play on.")
     if ply != match.ply and not _is_simultaneous_catch_up(match, seat, ply):
         raise StaleMove("The board changed since you saw it. Here is the current position.")
     if seat.index not in match.seats_to_act:
@@ -104,6 +114,7 @@ def _append(match: Match, seat: Seat, move: Any, *, user: Any, move_id: str | No
         finish(match, outcome)
     else:
         match.save()
+    clock.clocks_update(match, moved_seat=seat.index)
     selectors.match_remember(
         match=match, replayed=replayed.then(seat=seat.index, state=state, events=events)
     )
@@ -155,4 +166,5 @@ def forfeit_seat(match: Match, seat: Seat, reason: str, *, user: Any) -> None:
         finish(match, outcome)
     else:
         match.save()
+    clock.clocks_update(match)
     after_commit(match)

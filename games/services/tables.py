@@ -15,8 +15,9 @@ from games import selectors, tutorials
 from games.boards import has_board
 from games.engine import registry
 from games.engine.core import Game, InvalidOptions
-from games.errors import CannotCreate, MatchFinished, NotSeated, SeatUnavailable
+from games.errors import CannotCreate, LimitReached, MatchFinished, NotSeated, SeatUnavailable
 from games.models import Match, Seat
+from games.services import clock
 from games.services._shared import AI_LEVELS, TUTOR, after_commit, locked, to_act
 
 OPPONENTS = ("ai", "player", "open")
@@ -58,12 +59,15 @@ def match_create(
     others: Sequence[SeatSpec] | None = None,
     private_until: Any = None,
     seed: bytes | None = None,
+    time_control: str = "",
 ) -> Match:
     """Open a table: the creator in seat 0, then `others` in order.
 
     For a two-seat game `opponent` (+ `invitee_username` / `ai_level`) is the short form of
     a one-seat `others`. The match starts as soon as every seat is taken. `seed` is a fresh
     random 32 bytes unless given (a weekly challenge run deals from the week's seed).
+    `time_control` is a key of clock.TIME_CONTROLS; "" picks the table's default (a day
+    per move with other players, no clock against the AI alone).
     """
     game = _open_game(game_slug)
     if others is None:
@@ -72,6 +76,11 @@ def match_create(
     if not game.min_seats <= size <= game.max_seats:
         raise CannotCreate(f"{game.name} is played by {_seat_range(game)} players.")
     invitees = _check_others(creator, others)
+    move_seconds = clock.move_seconds_for(
+        time_control, has_other_players=any(spec.kind != "ai" for spec in others)
+    )
+    if move_seconds is not None:
+        _check_load(creator)
     seed = os.urandom(32) if seed is None else bytes(seed)
     options = dict(options or {})
     try:
@@ -89,6 +98,7 @@ def match_create(
             created_by=creator,
             tutorial=tutorial,
             private_until=private_until,
+            move_seconds=move_seconds,
         )
         Seat.objects.create(match=match, index=0, user=creator, joined=now)
         for index, (spec, invitee) in enumerate(zip(others, invitees, strict=True), start=1):
@@ -98,6 +108,7 @@ def match_create(
                 )
             else:
                 Seat.objects.create(match=match, index=index, user=invitee)
+        clock.clocks_new_table(match)
         _start_if_full(match)
     return match
 
@@ -174,6 +185,8 @@ def match_join(*, match_id: int, user: Any) -> Match:
             if seat is None:
                 raise SeatUnavailable("This match is full.")
             seat.user = user
+        if match.is_timed:
+            _check_load(user)
         seat.joined = timezone.now()
         seat.save(update_fields=["user", "joined"])
         _start_if_full(match)
@@ -224,4 +237,72 @@ def _start_if_full(match: Match) -> None:
     match.started = timezone.now()
     match.to_act = to_act(game.to_act(state))
     match.save(update_fields=["status", "started", "to_act", "updated"])
+    clock.clocks_update(match)
     after_commit(match)
+
+
+def _check_load(user: Any) -> None:
+    """The cap on simultaneous correspondence matches, which grows with finished ones."""
+    load = selectors.correspondence_load(user=user)
+    if load.playing >= load.cap:
+        raise LimitReached(
+            f"You are in {load.playing} timed matches already, the most for now. Finish some"
+            " first: every two finished matches raise your limit by one."
+        )
+
+
+def match_rematch(*, match_id: int, user: Any) -> Match:
+    """Play again: the same players, game, options and clock, seats turned by one.
+
+    The first player to ask opens the new table (seated at once; the others are invited
+    and AI seats sit down); any other player asking joins it, so it takes one click each.
+    """
+    with transaction.atomic():
+        match = locked(match_id)
+        seat = selectors.seat_of(match=match, user=user)
+        if seat is None or seat.joined is None:
+            raise NotSeated("Only the players of a match can ask for a rematch.")
+        if match.status != Match.Status.FINISHED:
+            raise SeatUnavailable("A rematch can be asked for once the match is over.")
+        if match.tutorial or match.private_until is not None:
+            raise CannotCreate("This match cannot be replayed as a rematch.")
+        rematch = Match.objects.filter(rematch_of=match).first()
+        if rematch is None:
+            return _rematch_open(match, user)
+    if rematch.status == Match.Status.WAITING:
+        mine = selectors.seat_of(match=rematch, user=user)
+        if mine is None or mine.joined is None:
+            return match_join(match_id=rematch.pk, user=user)
+    return rematch
+
+
+def _rematch_open(match: Match, user: Any) -> Match:
+    if match.is_timed:
+        _check_load(user)
+    old_seats = list(match.seats.all())
+    now = timezone.now()
+    seed = os.urandom(32)
+    rematch = Match.objects.create(
+        game=match.game,
+        options=match.options,
+        size=match.size,
+        seed=seed,
+        seed_commitment=Match.commitment_for(seed),
+        created_by=user,
+        move_seconds=match.move_seconds,
+        rematch_of=match,
+    )
+    for old in old_seats:
+        index = (old.index + 1) % match.size
+        if old.is_ai:
+            Seat.objects.create(
+                match=rematch, index=index, kind=Seat.Kind.AI, ai_level=old.ai_level, joined=now
+            )
+        else:
+            is_me = old.user_id == user.pk
+            Seat.objects.create(
+                match=rematch, index=index, user=old.user, joined=now if is_me else None
+            )
+    clock.clocks_new_table(rematch)
+    _start_if_full(rematch)
+    return rematch

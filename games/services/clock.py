@@ -1,0 +1,379 @@
+"""Clocks: time controls, the time bank, pauses, vacations, and settling overdue turns.
+
+A timed match gives each human seat `move_seconds` per move plus a time bank. When a seat
+comes to act, its deadline is now + move time + bank (+ what is left of its player's
+vacation). When it has moved, the time it used beyond the move time comes out of the bank,
+and the bank grows by a tenth of the move time, up to twice the move time. A seat whose
+deadline passes loses on time: the game's own `forfeit(state, seat, "timeout")` decides what
+that means (two-player games end, Shield plays on without the seat, a BaniraCards run ends).
+
+Settling is idempotent: it locks the match, re-checks the deadline, and a move arriving at
+the same moment waits on that lock and then finds the match settled (or the other way
+round). Overdue turns are settled by the beat sweeper, when a match is read, and by
+`manage.py settle_overdue`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games.errors import CannotCreate, MatchFinished, NotSeated
+from games.models import Match, Seat
+from games.services._shared import after_commit, locked
+
+# Offered when a table is created: key → (label, seconds per move). "none" only vs the AI.
+TIME_CONTROLS: dict[str, tuple[str, int | None]] = {
+    "none": ("No clock (only against the AI)", None),
+    "1h": ("1 hour per move", 3600),
+    "12h": ("12 hours per move", 12 * 3600),
+    "1d": ("1 day per move", 24 * 3600),
+    "3d": ("3 days per move", 3 * 24 * 3600),
+    "7d": ("7 days per move", 7 * 24 * 3600),
+}
+DEFAULT_WITH_PLAYERS = "1d"
+VACATION_DAYS_PER_YEAR = 30
+MAX_PAUSE = dt.timedelta(days=14)  # a pause nobody ends resumes by itself after this
+
+
+def bank_start(move_seconds: int) -> int:
+    return move_seconds // 2
+
+
+def bank_increment(move_seconds: int) -> int:
+    return move_seconds // 10
+
+
+def bank_cap(move_seconds: int) -> int:
+    return 2 * move_seconds
+
+
+def move_seconds_for(time_control: str, *, has_other_players: bool) -> int | None:
+    """The seconds per move of a new table; "" picks the default for the table."""
+    if not time_control:
+        time_control = DEFAULT_WITH_PLAYERS if has_other_players else "none"
+    if time_control not in TIME_CONTROLS:
+        raise CannotCreate("Choose one of the time controls on offer.")
+    seconds = TIME_CONTROLS[time_control][1]
+    if seconds is None and has_other_players:
+        raise CannotCreate(
+            "A match with other players needs a clock, so nobody waits forever: "
+            "choose a time per move."
+        )
+    return seconds
+
+
+# --- keeping the clocks as the turn moves on (called inside the services' transactions) ---
+
+
+def clocks_update(
+    match: Match, *, moved_seat: int | None = None, now: dt.datetime | None = None
+) -> None:
+    """Start and stop the seats' clocks after the match (locked) changed.
+
+    A seat that has just moved, or no longer acts, stops its clock and banks its time; a
+    seat that acts now and has no clock running starts one. A finished match stops all.
+    """
+    now = now or timezone.now()
+    to_act = set(match.seats_to_act) if match.status == Match.Status.ACTIVE else set()
+    for seat in match.seats.all():
+        is_running = seat.turn_started is not None
+        if is_running and (seat.index not in to_act or seat.index == moved_seat):
+            _stop(match, seat, now)
+        if seat.index in to_act and seat.turn_started is None and not seat.is_ai:
+            _start(match, seat, now)
+
+
+def _stop(match: Match, seat: Seat, now: dt.datetime) -> None:
+    if match.is_timed and seat.deadline is not None and seat.turn_started is not None:
+        used = (now - seat.turn_started).total_seconds()
+        overflow = max(0, int(used) - match.move_seconds)
+        bank = max(0, seat.bank_seconds - overflow) + bank_increment(match.move_seconds)
+        seat.bank_seconds = min(bank_cap(match.move_seconds), bank)
+    seat.turn_started = seat.deadline = seat.paused_seconds_left = None
+    seat.save(update_fields=["turn_started", "deadline", "bank_seconds", "paused_seconds_left"])
+
+
+def _start(match: Match, seat: Seat, now: dt.datetime) -> None:
+    seat.turn_started = now
+    if match.is_timed:
+        seconds = match.move_seconds + seat.bank_seconds
+        if match.is_paused:
+            seat.paused_seconds_left = seconds
+        else:
+            seat.deadline = now + dt.timedelta(seconds=seconds) + _vacation_left(seat.user, now)
+    seat.save(update_fields=["turn_started", "deadline", "paused_seconds_left"])
+
+
+def _vacation_left(user: Any, now: dt.datetime) -> dt.timedelta:
+    profile = getattr(user, "profile", None) if user is not None else None
+    if profile is None or profile.vacation_until is None or profile.vacation_until <= now:
+        return dt.timedelta(0)
+    return profile.vacation_until - now
+
+
+def clocks_new_table(match: Match) -> None:
+    """Fill every human seat's time bank when a timed match is created."""
+    if match.is_timed:
+        match.seats.filter(kind=Seat.Kind.HUMAN).update(bank_seconds=bank_start(match.move_seconds))
+
+
+# --- settling overdue turns -----------------------------------------------------------------
+
+
+def overdue_seat(match: Match, seat: Seat | None, now: dt.datetime | None = None) -> bool:
+    now = now or timezone.now()
+    return (
+        seat is not None
+        and match.status == Match.Status.ACTIVE
+        and not match.is_paused
+        and seat.deadline is not None
+        and seat.deadline <= now
+        and seat.index in match.seats_to_act
+    )
+
+
+def match_settle_overdue(*, match_id: int, now: dt.datetime | None = None) -> int:
+    """Every seat of this match whose deadline has passed loses on time; returns how many.
+
+    Safe to run twice or at the same moment as a move: under the match lock the deadline is
+    checked again, so a move that got in first leaves nothing to settle.
+    """
+    from games.services.moves import forfeit_seat
+
+    now = now or timezone.now()
+    settled = 0
+    with transaction.atomic():
+        match = locked(match_id)
+        for seat in match.seats.select_for_update().order_by("index"):
+            if not overdue_seat(match, seat, now):
+                continue
+            seat.timed_out = True
+            seat.save(update_fields=["timed_out"])
+            forfeit_seat(match, seat, "timeout", user=None)
+            settled += 1
+    return settled
+
+
+def overdue_match_ids(now: dt.datetime | None = None) -> list[int]:
+    """Active, unpaused matches with a deadline passed (the sweeper's indexed query)."""
+    now = now or timezone.now()
+    return list(
+        Seat.objects.filter(
+            deadline__lte=now,
+            match__status=Match.Status.ACTIVE,
+            match__paused_at__isnull=True,
+        )
+        .values_list("match_id", flat=True)
+        .distinct()
+        .order_by("match_id")
+    )
+
+
+def sweep(now: dt.datetime | None = None) -> dict[str, int]:
+    """The beat sweeper: settle overdue turns, end long pauses, expire unjoined tables."""
+    now = now or timezone.now()
+    timeouts = sum(match_settle_overdue(match_id=pk, now=now) for pk in overdue_match_ids(now))
+    resumed = 0
+    for pk in Match.objects.filter(
+        status=Match.Status.ACTIVE, paused_at__lte=now - MAX_PAUSE
+    ).values_list("pk", flat=True):
+        resumed += _resume(pk, now=now, by=None)
+    expired = tables_expire(now=now)
+    return {"timeouts": timeouts, "resumed": resumed, "expired": expired}
+
+
+def tables_expire(*, now: dt.datetime | None = None) -> int:
+    """Cancel tables still waiting for players after OPEN_TABLE_HOURS."""
+    now = now or timezone.now()
+    cutoff = now - dt.timedelta(hours=settings.OPEN_TABLE_HOURS)
+    expired = 0
+    for pk in Match.objects.filter(status=Match.Status.WAITING, created__lte=cutoff).values_list(
+        "pk", flat=True
+    ):
+        with transaction.atomic():
+            match = locked(pk)
+            if match.status != Match.Status.WAITING or match.created > cutoff:
+                continue
+            match.status = Match.Status.CANCELLED
+            match.finished = now
+            match.outcome = {"winners": [], "ranking": [], "reason": "expired", "scores": None}
+            match.save(update_fields=["status", "finished", "outcome", "updated"])
+            after_commit(match)
+            expired += 1
+    return expired
+
+
+# --- pausing by agreement ------------------------------------------------------------------
+
+
+def _players(match: Match) -> list[Seat]:
+    return [
+        seat
+        for seat in match.seats.all()
+        if not seat.is_ai and seat.joined is not None and not seat.resigned and not seat.timed_out
+    ]
+
+
+def _my_seat(match: Match, user: Any) -> Seat:
+    seat = next((seat for seat in _players(match) if seat.user_id == user.pk), None)
+    if seat is None:
+        raise NotSeated("Only the players of this match can pause or resume it.")
+    return seat
+
+
+def match_pause_request(*, match_id: int, user: Any, now: dt.datetime | None = None) -> Match:
+    """Ask to pause; once every player still in the match has asked, every clock stops."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = locked(match_id)
+        seat = _my_seat(match, user)
+        if match.status != Match.Status.ACTIVE:
+            raise MatchFinished("Only a match in play can be paused.")
+        if not match.is_timed:
+            raise CannotCreate("This match has no clock, so there is nothing to pause.")
+        if match.is_paused:
+            raise CannotCreate("This match is already paused.")
+        votes = set(match.pause_seats) | {seat.index}
+        if votes >= {player.index for player in _players(match)}:
+            match.paused_at, match.pause_votes = now, ""
+            for other in match.seats.all():
+                if other.deadline is not None:
+                    left = max(0, int((other.deadline - now).total_seconds()))
+                    other.paused_seconds_left, other.deadline = left, None
+                    other.save(update_fields=["paused_seconds_left", "deadline"])
+        else:
+            match.pause_votes = ",".join(str(index) for index in sorted(votes))
+        match.save(update_fields=["paused_at", "pause_votes", "updated"])
+        after_commit(match)
+    return match
+
+
+def match_pause_withdraw(*, match_id: int, user: Any) -> Match:
+    """Take back (or turn down) a request to pause: the votes so far are cleared."""
+    with transaction.atomic():
+        match = locked(match_id)
+        _my_seat(match, user)
+        if not match.pause_votes:
+            raise CannotCreate("Nobody has asked to pause this match.")
+        match.pause_votes = ""
+        match.save(update_fields=["pause_votes", "updated"])
+        after_commit(match)
+    return match
+
+
+def match_resume(*, match_id: int, user: Any, now: dt.datetime | None = None) -> Match:
+    """Any player may end a pause: the clocks go on with the time each had left."""
+    with transaction.atomic():
+        match = locked(match_id)
+        _my_seat(match, user)
+        if not match.is_paused:
+            raise CannotCreate("This match is not paused.")
+    _resume(match_id, now=now or timezone.now(), by=user)
+    return Match.objects.get(pk=match_id)
+
+
+def _resume(match_id: int, *, now: dt.datetime, by: Any) -> int:
+    with transaction.atomic():
+        match = locked(match_id)
+        if not match.is_paused:
+            return 0
+        paused_for = now - match.paused_at
+        for seat in match.seats.all():
+            if seat.paused_seconds_left is not None:
+                seat.deadline = now + dt.timedelta(seconds=seat.paused_seconds_left)
+                seat.paused_seconds_left = None
+                if seat.turn_started is not None:
+                    seat.turn_started += paused_for
+                seat.save(update_fields=["deadline", "paused_seconds_left", "turn_started"])
+        match.paused_at = None
+        match.save(update_fields=["paused_at", "updated"])
+        after_commit(match)
+    return 1
+
+
+# --- vacations ------------------------------------------------------------------------------
+
+
+def vacation_days_left(profile: Any, now: dt.datetime | None = None) -> int:
+    now = now or timezone.now()
+    used = profile.vacation_days_used if profile.vacation_year == now.year else 0
+    return max(0, VACATION_DAYS_PER_YEAR - used)
+
+
+def vacation_start(*, user: Any, days: Any, now: dt.datetime | None = None) -> Any:
+    """Take `days` of vacation from today: my running clocks wait that long, and turns that
+    come to me meanwhile start counting when it ends. Days come from a yearly allowance."""
+    from accounts.models import Profile
+
+    now = now or timezone.now()
+    try:
+        days = int(days)
+    except (TypeError, ValueError):
+        raise CannotCreate("Give the number of vacation days as a whole number.") from None
+    with transaction.atomic():
+        profile = Profile.objects.select_for_update().get(user=user)
+        if profile.vacation_until is not None and profile.vacation_until > now:
+            raise CannotCreate("You are on vacation already: end it first to change it.")
+        left = vacation_days_left(profile, now)
+        if not 1 <= days <= left:
+            raise CannotCreate(
+                f"You can take 1 to {left} vacation days this year."
+                if left
+                else "You have used all your vacation days this year."
+            )
+        if profile.vacation_year != now.year:
+            profile.vacation_year, profile.vacation_days_used = now.year, 0
+        profile.vacation_days_used += days
+        profile.vacation_until = now + dt.timedelta(days=days)
+        profile.save(update_fields=["vacation_until", "vacation_year", "vacation_days_used"])
+        _shift_deadlines(user, dt.timedelta(days=days), now)
+    return profile
+
+
+def vacation_end(*, user: Any, now: dt.datetime | None = None) -> Any:
+    """Back early: unused whole days return to the allowance and my clocks run again."""
+    from accounts.models import Profile
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        profile = Profile.objects.select_for_update().get(user=user)
+        if profile.vacation_until is None or profile.vacation_until <= now:
+            raise CannotCreate("You are not on vacation.")
+        unused = profile.vacation_until - now
+        if profile.vacation_year == now.year:
+            profile.vacation_days_used = max(0, profile.vacation_days_used - unused.days)
+        profile.vacation_until = None
+        profile.save(update_fields=["vacation_until", "vacation_days_used"])
+        _shift_deadlines(user, -unused, now)
+    return profile
+
+
+def _shift_deadlines(user: Any, by: dt.timedelta, now: dt.datetime) -> None:
+    """Move the deadlines of my running turns by `by` (never closer than an hour from now)."""
+    floor = now + dt.timedelta(hours=1)
+    for match_id in _running_timed_matches(user):
+        with transaction.atomic():
+            match = locked(match_id)
+            for seat in match.seats.filter(user=user, deadline__isnull=False):
+                seat.deadline = max(seat.deadline + by, min(seat.deadline, floor))
+                seat.save(update_fields=["deadline"])
+            after_commit(match)
+
+
+def _running_timed_matches(user: Any) -> Iterable[int]:
+    return (
+        Match.objects.filter(
+            Q(seats__user=user),
+            status=Match.Status.ACTIVE,
+            move_seconds__isnull=False,
+        )
+        .values_list("pk", flat=True)
+        .distinct()
+    )
