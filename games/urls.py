@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import history_views, views
 
 app_name = "games"
 urlpatterns = [
@@ -18,4 +18,7 @@ urlpatterns = [
     path("matches/<int:match_id>/cancel/", views.cancel, name="cancel"),
     path("matches/<int:match_id>/fill/", views.fill_with_ai, name="fill"),
     path("matches/<int:match_id>/autoplay/", views.autoplay, name="autoplay"),
+    path("matches/<int:match_id>/history/", history_views.replay, name="history"),
+    path("matches/<int:match_id>/export", history_views.export, name="export"),
+    path("verify/", history_views.verify, name="verify"),
 ]
