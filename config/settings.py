@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "progression",
+    "ratings",
     "banira",
 ]
 

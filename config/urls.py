@@ -11,6 +11,7 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("banira.urls")),
+    path("", include("ratings.urls")),
 ]
 
 handler400 = "games.views.bad_request"
