@@ -3,6 +3,17 @@
 from celery.schedules import crontab
 
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
+    # Reminders: "your turn" missed by the on-commit send, and "running late" at 80% of the
+    # time used (each at most once per turn / deadline: inbox.services).
+    "inbox-send-due-reminders": {
+        "task": "inbox.tasks.send_due_reminders",
+        "schedule": 60.0,
+    },
+    # The daily digest: hourly, each player gets it once a day at the hour they chose.
+    "inbox-send-digests": {
+        "task": "inbox.tasks.send_digests",
+        "schedule": crontab(minute=5),
+    },
     # Clocks: settle overdue turns, end forgotten pauses, expire unjoined tables (also done
     # when a match is read, and by `manage.py settle_overdue`).
     "games-sweep-clocks": {

@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "progression",
     "ratings",
     "banira",
+    "inbox",
 ]
 
 MIDDLEWARE = [
@@ -65,6 +66,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.turns",
+                "inbox.context_processors.unread",
             ],
         },
     },
@@ -167,6 +169,8 @@ LOGIN_URL = "/accounts/login/"
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Cardhall <noreply@cardhall.example>")
+# The site's address, for links in emails (which have no request to build them from).
+SITE_URL = env("SITE_URL", default="http://localhost:8000").rstrip("/")
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

@@ -9,10 +9,12 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games import notifications, selectors
+from inbox import presence
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
     group: str | None = None
+    watching: presence.Presence | None = None  # this page, for reminders
 
     async def connect(self) -> None:
         match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -24,12 +26,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        # Reminders skip a player who has this match open (inbox.presence).
+        self.watching = await presence.opened(
+            user=self.scope.get("user"), match_id=match_id, channel=self.channel_name
+        )
         # Catch up on anything missed while disconnected: the page re-fetches its board.
         await self.send(text_data=notifications.sync_fragment(match_id))
 
     async def disconnect(self, code: int) -> None:
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        await presence.closed(self.watching)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Nothing is accepted from the client: moves are HTTP POSTs."""

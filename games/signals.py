@@ -6,3 +6,8 @@ from django.dispatch import Signal
 # the transaction that records it, after the match row is saved. Keyword argument: match.
 # A receiver that raises rolls the result back, so keep receivers to their own writes.
 match_finished = Signal()
+
+# Sent when a seat's turn (and its clock) starts, inside the transaction that started it,
+# after the seat is saved: keyword arguments seat and match. Reminders (inbox) listen and
+# schedule their work with transaction.on_commit.
+turn_started = Signal()

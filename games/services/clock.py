@@ -27,6 +27,7 @@ from django.utils import timezone
 from games.errors import CannotCreate, MatchFinished, NotSeated
 from games.models import Match, Seat
 from games.services._shared import after_commit, locked
+from games.signals import turn_started
 
 # Offered when a table is created: key → (label, seconds per move). "none" only vs the AI.
 TIME_CONTROLS: dict[str, tuple[str, int | None]] = {
@@ -109,6 +110,7 @@ def _start(match: Match, seat: Seat, now: dt.datetime) -> None:
         else:
             seat.deadline = now + dt.timedelta(seconds=seconds) + _vacation_left(seat.user, now)
     seat.save(update_fields=["turn_started", "deadline", "paused_seconds_left"])
+    turn_started.send(sender=Seat, seat=seat, match=match)
 
 
 def _vacation_left(user: Any, now: dt.datetime) -> dt.timedelta:

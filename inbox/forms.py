@@ -1,0 +1,40 @@
+from django import forms
+
+from inbox.models import NotificationSettings
+
+
+class SettingsForm(forms.Form):
+    """The channels of my notifications. Checkboxes: unticked means off."""
+
+    in_app = forms.BooleanField(
+        required=False,
+        label="In the notification centre",
+        help_text="The bell in the header, with live updates.",
+    )
+    email = forms.BooleanField(
+        required=False,
+        label="By email",
+        help_text="Your turn, running late, invitations and rematch offers.",
+    )
+    digest = forms.BooleanField(
+        required=False,
+        label="Daily digest by email",
+        help_text="Once a day, the matches waiting for your move (only when there are some).",
+    )
+    digest_hour = forms.TypedChoiceField(
+        label="Send the digest at",
+        choices=[(hour, f"{hour:02d}:00 UTC") for hour in range(24)],
+        coerce=int,
+        error_messages={"invalid_choice": "Pick an hour of the day from the list (0 to 23)."},
+    )
+
+    @classmethod
+    def for_settings(cls, prefs: NotificationSettings) -> "SettingsForm":
+        return cls(
+            initial={
+                "in_app": prefs.in_app,
+                "email": prefs.email,
+                "digest": prefs.digest,
+                "digest_hour": prefs.digest_hour,
+            }
+        )

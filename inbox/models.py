@@ -1,0 +1,75 @@
+"""Notifications and each player's choice of channels.
+
+A Notification row is also the ledger that keeps every reminder to at most once: its `key`
+is unique per user (`turn:<seat>:<turn started>`, `late:<seat>:<deadline>`, …), so a task
+that runs twice, or two workers at once, create it once and send it once. Rows that
+were only recorded (the player was looking at the match, or switched every channel off)
+have `in_app` false and never show.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Notification(models.Model):
+    class Kind(models.TextChoices):
+        TURN = "turn", "Your turn"
+        LATE = "late", "Running late"
+        INVITE = "invite", "Invitation"
+        REMATCH = "rematch", "Rematch offered"
+        PAUSE = "pause", "Pause requested"
+        FINISHED = "finished", "Match finished"
+        DIGEST = "digest", "Daily digest"  # email only: the row is the once-a-day ledger
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    match = models.ForeignKey(
+        "games.Match", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    text = models.CharField(max_length=200)
+    url = models.CharField(max_length=200, blank=True)
+    key = models.CharField(max_length=120)  # the dedup key: one notification per (user, key)
+    created = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+    in_app = models.BooleanField(default=True)  # shown in the centre and pushed live
+    by_email = models.BooleanField(default=False)  # an email is due
+    emailed_at = models.DateTimeField(null=True, blank=True)  # set when the email was sent
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="notification_unique_key"),
+        ]
+        indexes = [
+            models.Index(fields=["user", "in_app", "read_at"], name="notification_unread"),
+            models.Index(fields=["user", "-created"], name="notification_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.kind} · {self.key}"
+
+    @property
+    def is_read(self) -> bool:
+        return self.read_at is not None
+
+
+class NotificationSettings(models.Model):
+    """Which channels a player wants; created lazily with everything but the digest on."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_settings"
+    )
+    in_app = models.BooleanField("In the notification centre", default=True)
+    email = models.BooleanField("By email", default=True)
+    digest = models.BooleanField("Daily digest by email", default=False)
+    digest_hour = models.PositiveSmallIntegerField("Digest hour (UTC)", default=8)
+
+    class Meta:
+        verbose_name_plural = "notification settings"
+
+    def __str__(self) -> str:
+        return f"notification settings of {self.user}"

@@ -1,0 +1,398 @@
+"""Every write of the notification centre: notifications, reminders, emails, settings.
+
+One rule keeps everything at most once: a notification is created with get_or_create on
+its unique (user, key), and only the call that created it delivers it (a live push, and
+an email task) after the commit. The email itself is claimed with a conditional update of
+`emailed_at` before it is sent, so a task delivered twice sends one email.
+
+What is sent (see docs/notifications.md): your turn · running late (80% of the time used)
+· invited to a match · a rematch offered · a pause asked for · a match finished · the
+daily digest. Reminders skip a player who has the match open right now (inbox.presence).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import Any
+
+from django.conf import settings as django_settings
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.timesince import timeuntil
+
+from games.models import Match, Seat
+from inbox import presence, selectors
+from inbox.errors import BadSettings
+from inbox.models import Notification, NotificationSettings
+
+logger = logging.getLogger(__name__)
+
+Kind = Notification.Kind
+EMAIL_KINDS = {Kind.TURN, Kind.LATE, Kind.INVITE, Kind.REMATCH}
+LATE_SHARE = 0.8  # the "running late" reminder, at this share of the turn's time used
+TURN_CATCH_UP = dt.timedelta(hours=1)  # the beat sends "your turn" missed this recently
+AUTOPLAY_GRACE = dt.timedelta(minutes=1)  # auto-play seats: only once the server did not move
+
+
+# --- settings --------------------------------------------------------------------------------
+
+
+def settings_get(*, user: Any) -> NotificationSettings:
+    """A player's channels, created with the defaults the first time they are needed."""
+    prefs, _ = NotificationSettings.objects.get_or_create(user=user)
+    return prefs
+
+
+def settings_update(*, user: Any, in_app: Any, email: Any, digest: Any, digest_hour: Any) -> Any:
+    """Switch channels on or off; a bad value changes nothing and says why."""
+    try:
+        hour = int(digest_hour)
+    except (TypeError, ValueError):
+        raise BadSettings("Give the digest hour as a whole number from 0 to 23.") from None
+    if not 0 <= hour <= 23:
+        raise BadSettings("The digest hour is from 0 to 23 (UTC).")
+    flags = {"in_app": in_app, "email": email, "digest": digest}
+    if not all(isinstance(value, bool) for value in flags.values()):
+        raise BadSettings("Each channel is either on or off.")
+    with transaction.atomic():
+        prefs = settings_get(user=user)
+        prefs.in_app, prefs.email, prefs.digest, prefs.digest_hour = in_app, email, digest, hour
+        prefs.save()
+    return prefs
+
+
+# --- creating and delivering -----------------------------------------------------------------
+
+
+def notification_send(
+    *,
+    user: Any,
+    kind: str,
+    key: str,
+    text: str,
+    match: Match | None = None,
+    url: str = "",
+    is_present: bool = False,
+    may_email: bool = True,
+) -> Notification | None:
+    """Create the notification for (user, key) once and deliver it after the commit.
+
+    Returns the new notification, or None when that key was already sent. A player who is
+    looking at the match (`is_present`) gets it recorded only: nothing shown, nothing sent.
+    """
+    prefs = settings_get(user=user)
+    in_app = prefs.in_app and not is_present
+    by_email = (
+        prefs.email and may_email and kind in EMAIL_KINDS and not is_present and bool(user.email)
+    )
+    url = url or (match.get_absolute_url() if match is not None else "")
+    with transaction.atomic():
+        notification, created = Notification.objects.get_or_create(
+            user=user,
+            key=key,
+            defaults={
+                "kind": kind,
+                "text": text[:200],
+                "match": match,
+                "url": url,
+                "in_app": in_app,
+                "by_email": by_email,
+                "read_at": None if in_app else timezone.now(),
+            },
+        )
+        if not created:
+            return None
+        transaction.on_commit(lambda: _deliver(notification), robust=True)
+    return notification
+
+
+def _deliver(notification: Notification) -> None:
+    from inbox import push, tasks
+
+    if notification.in_app:
+        push.notification_pushed(notification=notification)
+    if notification.by_email:
+        tasks.email_notification.delay(notification.pk)
+
+
+def notification_email(*, notification_id: int, now: dt.datetime | None = None) -> bool:
+    """Send the email of a notification once: claimed, then sent; a failure unclaims it."""
+    now = now or timezone.now()
+    claimed = Notification.objects.filter(
+        pk=notification_id, by_email=True, emailed_at__isnull=True
+    ).update(emailed_at=now)
+    if not claimed:
+        return False
+    notification = Notification.objects.select_related("user", "match").get(pk=notification_id)
+    try:
+        _email_send(
+            user=notification.user,
+            subject=notification.text,
+            template="inbox/email/notification",
+            context={"notification": notification, "link": _absolute(notification.url)},
+        )
+    except Exception:
+        Notification.objects.filter(pk=notification_id).update(emailed_at=None)
+        raise
+    return True
+
+
+def _absolute(url: str) -> str:
+    return url if url.startswith(("http://", "https://")) else django_settings.SITE_URL + url
+
+
+def _email_send(*, user: Any, subject: str, template: str, context: dict[str, Any]) -> None:
+    context = {
+        **context,
+        "user": user,
+        "settings_link": _absolute(reverse("inbox:settings")),
+        "site_url": django_settings.SITE_URL,
+    }
+    message = EmailMultiAlternatives(
+        subject=f"Cardhall · {subject}",
+        body=render_to_string(f"{template}.txt", context),
+        to=[user.email],
+        headers={"List-Unsubscribe": f"<{context['settings_link']}>"},
+    )
+    message.attach_alternative(render_to_string(f"{template}.html", context), "text/html")
+    message.send()
+
+
+def notifications_mark_read(
+    *, user: Any, notification_id: int | None = None, now: dt.datetime | None = None
+) -> int:
+    """Mark one of my notifications read (or all of them, without an id); returns how many."""
+    unread = Notification.objects.filter(user=user, read_at__isnull=True)
+    if notification_id is not None:
+        unread = unread.filter(pk=notification_id)
+    return unread.update(read_at=now or timezone.now())
+
+
+# --- reminders ---------------------------------------------------------------------------------
+
+
+def _match_line(match: Match, user_id: int | None) -> str:
+    names = selectors.opponents_of(match=match, user_id=user_id)
+    against = f" against {', '.join(names)}" if names else ""
+    return f"{match.game_name}{against}"
+
+
+def turn_remind(
+    *, seat: Seat, turn_started: dt.datetime | None = None, now: dt.datetime | None = None
+) -> Notification | None:
+    """“Your turn”, once per turn (the key is the turn's start), unless the player is looking.
+
+    `turn_started`: the turn this reminder is for; a turn that has ended or restarted since
+    sends nothing. Auto-play seats wait AUTOPLAY_GRACE: the server plays their forced moves.
+    """
+    now = now or timezone.now()
+    match = seat.match
+    if seat.user is None or seat.turn_started is None or match.status != Match.Status.ACTIVE:
+        return None
+    if turn_started is not None and seat.turn_started != turn_started:
+        return None
+    if seat.autoplay and now - seat.turn_started < AUTOPLAY_GRACE:
+        return None
+    return notification_send(
+        user=seat.user,
+        kind=Kind.TURN,
+        key=f"turn:{seat.pk}:{seat.turn_started.isoformat()}",
+        text=f"Your turn in {_match_line(match, seat.user_id)}",
+        match=match,
+        is_present=presence.is_present(user_id=seat.user_id, match_id=match.pk),
+        may_email=not selectors.is_against_ai_only(match=match, user_id=seat.user_id),
+    )
+
+
+def late_due(seat: Seat) -> dt.datetime | None:
+    """When the “running late” reminder of this turn is due (80% of its time used)."""
+    if seat.turn_started is None or seat.deadline is None:
+        return None
+    return seat.turn_started + (seat.deadline - seat.turn_started) * LATE_SHARE
+
+
+def late_remind(*, seat: Seat, now: dt.datetime | None = None) -> Notification | None:
+    """“Running late”, once per deadline. A player looking at the match is skipped and not
+    recorded: the next scan reminds them if they leave without moving."""
+    now = now or timezone.now()
+    due = late_due(seat)
+    if seat.user is None or due is None or not due <= now < seat.deadline:
+        return None
+    if presence.is_present(user_id=seat.user_id, match_id=seat.match_id):
+        return None
+    match = seat.match
+    left = timeuntil(seat.deadline, now)
+    return notification_send(
+        user=seat.user,
+        kind=Kind.LATE,
+        key=f"late:{seat.pk}:{seat.deadline.isoformat()}",
+        text=f"{left} left to move in {_match_line(match, seat.user_id)}",
+        match=match,
+        may_email=not selectors.is_against_ai_only(match=match, user_id=seat.user_id),
+    )
+
+
+def reminders_send_due(*, now: dt.datetime | None = None) -> dict[str, int]:
+    """The beat scan: “your turn” missed in the last hour, and every “running late” due."""
+    now = now or timezone.now()
+    sent = {"turn": 0, "late": 0}
+    turns = list(selectors.turns_started_since(since=now - TURN_CATCH_UP))
+    done = selectors.existing_keys(
+        keys=[(seat.user_id, f"turn:{seat.pk}:{seat.turn_started.isoformat()}") for seat in turns]
+    )
+    for seat in turns:
+        key = (seat.user_id, f"turn:{seat.pk}:{seat.turn_started.isoformat()}")
+        if key not in done and seat.index in seat.match.seats_to_act:
+            sent["turn"] += turn_remind(seat=seat, now=now) is not None
+    late = [seat for seat in selectors.turns_with_deadline_after(now=now) if late_due(seat) <= now]
+    done = selectors.existing_keys(
+        keys=[(seat.user_id, f"late:{seat.pk}:{seat.deadline.isoformat()}") for seat in late]
+    )
+    for seat in late:
+        if (seat.user_id, f"late:{seat.pk}:{seat.deadline.isoformat()}") not in done:
+            sent["late"] += late_remind(seat=seat, now=now) is not None
+    return sent
+
+
+# --- what happens at a table ---------------------------------------------------------------
+
+
+def invitation_notify(*, seat_id: int) -> Notification | None:
+    """Someone invited me to a table, or offered a rematch (a table of the same players)."""
+    seat = Seat.objects.select_related("match__created_by__profile", "user").filter(pk=seat_id)
+    seat = seat.first()
+    if seat is None or seat.user is None or seat.joined is not None:
+        return None
+    match = seat.match
+    if match.status != Match.Status.WAITING:
+        return None
+    host = match.created_by.profile.name if _has_profile(match.created_by) else "Someone"
+    is_rematch = match.rematch_of_id is not None
+    return notification_send(
+        user=seat.user,
+        kind=Kind.REMATCH if is_rematch else Kind.INVITE,
+        key=f"invite:{seat.pk}",
+        text=f"{host} {'offers you a rematch of' if is_rematch else 'invites you to'}"
+        f" {match.game_name}",
+        match=match,
+    )
+
+
+def _has_profile(user: Any) -> bool:
+    return user is not None and getattr(user, "profile", None) is not None
+
+
+def pause_notify(*, match_id: int, votes: str, asked_at: str) -> int:
+    """Players asked to pause: tell the others still in the match (once per request)."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.pause_votes != votes or not votes or match.is_paused:
+        return 0
+    seats = [seat for seat in match.seats.all() if seat.user_id is not None and seat.joined]
+    askers = [seat.label for seat in seats if seat.index in match.pause_seats]
+    sent = 0
+    for seat in seats:
+        if seat.index in match.pause_seats or seat.resigned or seat.timed_out:
+            continue
+        sent += (
+            notification_send(
+                user=seat.user,
+                kind=Kind.PAUSE,
+                key=f"pause:{match.pk}:{votes}:{asked_at}",
+                text=f"{', '.join(askers)} asked to pause {match.game_name}: agree or decline",
+                match=match,
+                is_present=presence.is_present(user_id=seat.user_id, match_id=match.pk),
+            )
+            is not None
+        )
+    return sent
+
+
+def finished_notify(*, match_id: int) -> int:
+    """A match ended: each player not looking at it hears the result."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.status != Match.Status.FINISHED or match.tutorial:
+        return 0
+    winners = set((match.outcome or {}).get("winners") or [])
+    sent = 0
+    for seat in match.seats.all():
+        if seat.is_ai or seat.user is None or seat.joined is None:
+            continue
+        if not winners:
+            result = "ended without a winner"
+        elif seat.index in winners:
+            result = "you won" if len(winners) == 1 else "you are among the winners"
+        else:
+            result = "you lost"
+        sent += (
+            notification_send(
+                user=seat.user,
+                kind=Kind.FINISHED,
+                key=f"finished:{match.pk}",
+                text=f"{_match_line(match, seat.user_id)} is over: {result}",
+                match=match,
+                is_present=presence.is_present(user_id=seat.user_id, match_id=match.pk),
+            )
+            is not None
+        )
+    return sent
+
+
+# --- the daily digest ------------------------------------------------------------------------
+
+
+def digests_send(*, now: dt.datetime | None = None) -> int:
+    """Email each player who asked for it, at their hour, the matches waiting for them.
+
+    Once a day: the day's digest is a Notification keyed `digest:<date>` (email only).
+    """
+    now = now or timezone.now()
+    sent = 0
+    wanting = NotificationSettings.objects.filter(
+        digest=True, digest_hour__lte=now.hour, user__is_active=True
+    ).select_related("user")
+    for prefs in wanting:
+        sent += digest_send(user=prefs.user, now=now)
+    return sent
+
+
+def digest_send(*, user: Any, now: dt.datetime | None = None) -> bool:
+    now = now or timezone.now()
+    matches = selectors.matches_waiting_for(user=user)
+    if not matches or not user.email:
+        return False
+    with transaction.atomic():
+        _, created = Notification.objects.get_or_create(
+            user=user,
+            key=f"digest:{now.date().isoformat()}",
+            defaults={
+                "kind": Kind.DIGEST,
+                "text": f"{len(matches)} match{'es' if len(matches) != 1 else ''} wait for you",
+                "url": reverse("games:my_matches"),
+                "in_app": False,
+                "read_at": now,
+                "emailed_at": now,
+            },
+        )
+        if not created:
+            return False
+        lines = [
+            {
+                "match": match,
+                "line": _match_line(match, user.pk),
+                "link": _absolute(match.get_absolute_url()),
+            }
+            for match in matches
+        ]
+        # Inside the transaction: an email that fails rolls the day's key back, so the next
+        # run tries again.
+        _email_send(
+            user=user,
+            subject=f"{len(matches)} of your matches wait for your move",
+            template="inbox/email/digest",
+            context={"lines": lines, "my_matches": _absolute(reverse("games:my_matches"))},
+        )
+    return True
