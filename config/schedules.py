@@ -26,4 +26,15 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "task": "banira.tasks.weekly_rollover",
         "schedule": crontab(minute=0, hour=0, day_of_week="mon"),
     },
+    # Progression: draw each player's quests soon after their local midnight (zones differ
+    # by quarter hours), and roll the season over at its end (both also done lazily when a
+    # page needs them).
+    "progression-quests-rotate": {
+        "task": "progression.tasks.quests_rotate",
+        "schedule": crontab(minute="*/15"),
+    },
+    "progression-season-rollover": {
+        "task": "progression.tasks.season_rollover",
+        "schedule": crontab(minute=1),
+    },
 }

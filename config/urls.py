@@ -11,6 +11,7 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("banira.urls")),
+    path("", include("progression.urls")),
     path("notifications/", include("inbox.urls")),
     path("", include("ratings.urls")),
 ]

@@ -103,7 +103,7 @@ EVENTS: dict[str, dict[str, tuple[str, ...]]] = {
         "stored_discarded": ("seat",),
         "shield_changed": ("seat", "target"),
         "attack_dropped": ("seat",),
-        "last_standing": ("winner", "hp"),
+        "last_standing": ("winner",),
         "reshuffled": ("count",),
         "forfeit": ("seat",),
     },

@@ -49,6 +49,18 @@ def validate_theme_css(text: str) -> None:
             )
 
 
+_ASSET = re.compile(r"^[a-z0-9][a-z0-9/_.-]*\.svg$")
+
+
+def validate_asset(path: str) -> None:
+    """A static SVG path like img/cosmetics/back-ember.svg (written into a CSS url())."""
+    if ".." in path or not _ASSET.match(path):
+        raise ValidationError(
+            "Give the path of a static SVG file, e.g. img/cosmetics/back-ember.svg "
+            "(lower-case letters, digits, / _ . - only)."
+        )
+
+
 class Rarity(models.TextChoices):
     COMMON = "common", "Common"
     RARE = "rare", "Rare"
@@ -71,7 +83,7 @@ class Cosmetic(models.Model):
     description = models.CharField(max_length=200, blank=True)
     # A static file (e.g. img/cosmetics/back-ember.svg): the card back or frame, or a theme's
     # preview swatch.
-    asset = models.CharField(max_length=200, blank=True)
+    asset = models.CharField(max_length=200, blank=True, validators=[validate_asset])
     css = models.TextField(
         blank=True,
         validators=[validate_theme_css],

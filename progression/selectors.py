@@ -261,6 +261,10 @@ class EconomyDay:
     spent: int
     players: int
 
+    @property
+    def net(self) -> int:
+        return self.earned - self.spent
+
 
 def economy_by_day(*, days: int = 30) -> list[EconomyDay]:
     """Coins earned and spent per (UTC) day, newest first: the admin's economy view."""
@@ -279,3 +283,9 @@ def economy_by_day(*, days: int = 30) -> list[EconomyDay]:
 
 def economy_by_reason() -> list[dict[str, Any]]:
     return list(CoinEntry.objects.values("reason").annotate(total=Sum("amount")).order_by("reason"))
+
+
+def can_reroll(*, user: Any, quests: list[DailyQuest]) -> bool:
+    progress = progress_get(user=user)
+    today = quests[0].day if quests else None
+    return bool(quests) and (progress is None or progress.reroll_day != today)

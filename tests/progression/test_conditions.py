@@ -41,7 +41,7 @@ def test_examples_parse(text):
         ("event blocked sum amout in grimhand", "“amout” is not a field"),
         ("win sum damage", "only goes with “event”"),
         ("win vs robots", "ai, human or any"),
-        ("event played where slot flex", "is not a comparison"),
+        ("event played where slot is flex", "is not a comparison"),
         ("event played where", "needs a test"),
         ("win in", "needs something after it"),
         ("win please", "I don't understand “please”"),

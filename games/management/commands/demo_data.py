@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand
 from accounts.services import profile_ensure
 from games import services
 from games.models import Match
+from progression.services import demo as progression_demo
 
 DEMO_PASSWORD = "cardhall-demo"
 PLAYERS = [("alice", "Alice the Bold"), ("bob", "Bob Barker"), ("carol", "Carol")]
@@ -39,6 +40,7 @@ class Command(BaseCommand):
                 profile.save(update_fields=["display_name"])
             users[username] = user
         call_command("load_banira_default_deck")  # BaniraCards' "Classic" deck list
+        progression_demo.demo_content_load()  # cosmetics, quests, achievements, a season
         if Match.objects.exists():
             self.stdout.write("Demo matches already exist.")
             return

@@ -1,0 +1,285 @@
+"""Progression in the Django admin: cosmetics with previews, quest templates and
+achievements (their condition is parsed on save: a bad one is a form error, nothing
+saved), seasons with their tiers inline, level rewards, players' progress with an action to
+grant a reward, and a read-only coin ledger with the economy view (earned/spent per day).
+
+Writes that move rewards go through progression.services; the admin edits content only.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import path
+from django.utils.html import format_html
+
+from progression import conditions, selectors, services
+from progression.errors import ProgressionError
+from progression.models import (
+    Achievement,
+    AchievementProgress,
+    CoinEntry,
+    Cosmetic,
+    DailyQuest,
+    LevelReward,
+    MatchCredit,
+    PlayerProgress,
+    QuestTemplate,
+    Season,
+    SeasonTier,
+)
+
+
+def _preview(cosmetic: Cosmetic | None, size: int = 56) -> str:
+    if cosmetic is None:
+        return "—"
+    if cosmetic.asset:
+        return format_html(
+            '<img src="{}" alt="" style="height:{}px;border-radius:6px;'
+            'box-shadow:0 2px 6px #0006;vertical-align:middle">',
+            cosmetic.asset_url,
+            size,
+        )
+    return format_html(
+        '<span style="display:inline-block;width:{}px;height:{}px;border-radius:8px;'
+        "background:var(--cos-table);box-shadow:inset 0 0 0 2px var(--cos-accent, #888);"
+        'vertical-align:middle;{}"></span>',
+        int(size * 1.4),
+        size,
+        cosmetic.css,
+    )
+
+
+@admin.register(Cosmetic)
+class CosmeticAdmin(admin.ModelAdmin):
+    list_display = ("preview", "name", "kind", "rarity", "is_starter", "is_active")
+    list_filter = ("kind", "rarity", "is_active")
+    search_fields = ("name", "slug")
+    prepopulated_fields = {"slug": ("name",)}
+    readonly_fields = ("large_preview",)
+    fields = (
+        "kind",
+        "name",
+        "slug",
+        "rarity",
+        "description",
+        "asset",
+        "css",
+        "large_preview",
+        "is_starter",
+        "is_active",
+    )
+
+    @admin.display(description="Preview")
+    def preview(self, cosmetic: Cosmetic) -> str:
+        return _preview(cosmetic, 40)
+
+    @admin.display(description="Preview")
+    def large_preview(self, cosmetic: Cosmetic) -> str:
+        return _preview(cosmetic, 120) if cosmetic.pk else "Save to see the preview."
+
+
+class ConditionHelpMixin:
+    """Shows how the condition parses, so an admin sees what will be counted."""
+
+    @admin.display(description="Parsed condition")
+    def parsed_condition(self, row: QuestTemplate | Achievement) -> str:
+        try:
+            parsed = conditions.parse(row.condition)
+        except conditions.ConditionError as error:
+            return error.message
+        return format_html("<code>{}</code>", parsed.to_json())
+
+
+@admin.register(QuestTemplate)
+class QuestTemplateAdmin(ConditionHelpMixin, admin.ModelAdmin):
+    list_display = ("name", "condition", "target", "reward", "is_active")
+    list_filter = ("is_active",)
+    search_fields = ("name", "condition")
+    readonly_fields = ("parsed_condition",)
+    fields = (
+        "name",
+        "description",
+        "condition",
+        "parsed_condition",
+        "target",
+        "xp",
+        "coins",
+        "season_xp",
+        "cosmetic",
+        "is_active",
+    )
+
+    @admin.display(description="Reward")
+    def reward(self, template: QuestTemplate) -> str:
+        return template.reward_text()
+
+
+@admin.register(Achievement)
+class AchievementAdmin(ConditionHelpMixin, admin.ModelAdmin):
+    list_display = ("icon", "name", "condition", "target", "is_active")
+    search_fields = ("name", "slug", "condition")
+    prepopulated_fields = {"slug": ("name",)}
+    readonly_fields = ("parsed_condition",)
+
+
+class SeasonTierInline(admin.TabularInline):
+    model = SeasonTier
+    extra = 0
+    fields = (
+        "number",
+        "free_coins",
+        "free_cosmetic",
+        "free_preview",
+        "premium_coins",
+        "premium_cosmetic",
+        "premium_preview",
+    )
+    readonly_fields = ("free_preview", "premium_preview")
+
+    @admin.display(description="")
+    def free_preview(self, tier: SeasonTier) -> str:
+        return _preview(tier.free_cosmetic, 36) if tier.pk else ""
+
+    @admin.display(description="")
+    def premium_preview(self, tier: SeasonTier) -> str:
+        return _preview(tier.premium_cosmetic, 36) if tier.pk else ""
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ("name", "starts", "ends", "status", "xp_per_tier", "premium_price", "tiers")
+    list_filter = ("status",)
+    inlines = [SeasonTierInline]
+
+    @admin.display(description="Tiers")
+    def tiers(self, season: Season) -> int:
+        return season.tiers.count()
+
+
+@admin.register(LevelReward)
+class LevelRewardAdmin(admin.ModelAdmin):
+    list_display = ("level", "coins", "season_xp", "cosmetic", "preview")
+    fields = ("level", "coins", "season_xp", "cosmetic")
+
+    @admin.display(description="Preview")
+    def preview(self, reward: LevelReward) -> str:
+        return _preview(reward.cosmetic, 36)
+
+
+class GrantForm(forms.Form):
+    xp = forms.IntegerField(min_value=0, initial=0, label="XP")
+    coins = forms.IntegerField(min_value=0, initial=0)
+    season_xp = forms.IntegerField(min_value=0, initial=0, label="Season XP")
+    cosmetic = forms.ModelChoiceField(Cosmetic.objects.filter(is_active=True), required=False)
+    note = forms.CharField(max_length=80, required=False, initial="Gift from the Cardhall team")
+
+
+@admin.register(PlayerProgress)
+class PlayerProgressAdmin(admin.ModelAdmin):
+    list_display = ("user", "level", "xp", "coins", "time_zone")
+    search_fields = ("user__username",)
+    readonly_fields = ("user", "xp", "level", "coins", "reroll_day")
+    fields = (
+        "user",
+        "level",
+        "xp",
+        "coins",
+        "time_zone",
+        "reroll_day",
+        "card_back",
+        "board_theme",
+        "avatar_frame",
+    )
+    actions = ["grant_reward"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # a player's row is made by their first match or page
+
+    @admin.action(description="Grant a reward to the selected players")
+    def grant_reward(self, request: HttpRequest, queryset) -> HttpResponse | None:
+        form = GrantForm(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            data = form.cleaned_data
+            granted = 0
+            for row in queryset.select_related("user"):
+                try:
+                    services.reward_grant(user=row.user, **data)
+                except ProgressionError as error:
+                    self.message_user(request, error.message, messages.ERROR)
+                    return None
+                granted += 1
+            self.message_user(request, f"Granted to {granted} player(s).", messages.SUCCESS)
+            return None
+        return render(
+            request,
+            "admin/progression/grant.html",
+            {
+                **self.admin_site.each_context(request),
+                "title": "Grant a reward",
+                "form": form,
+                "players": queryset,
+                "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+                "opts": self.model._meta,
+            },
+        )
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+@admin.register(CoinEntry)
+class CoinEntryAdmin(ReadOnlyAdmin):
+    """The ledger, read-only; its changelist links to the economy view."""
+
+    list_display = ("created", "user", "amount", "reason", "note")
+    list_filter = ("reason",)
+    search_fields = ("user__username", "note")
+    date_hierarchy = "created"
+    change_list_template = "admin/progression/coinentry_changelist.html"
+
+    def get_urls(self):
+        view = self.admin_site.admin_view(self.economy_view)
+        return [path("economy/", view, name="progression_economy"), *super().get_urls()]
+
+    def economy_view(self, request: HttpRequest) -> HttpResponse:
+        return render(
+            request,
+            "admin/progression/economy.html",
+            {
+                **self.admin_site.each_context(request),
+                "title": "Economy: coins earned and spent per day",
+                "days": selectors.economy_by_day(days=60),
+                "by_reason": selectors.economy_by_reason(),
+                "opts": self.model._meta,
+            },
+        )
+
+
+@admin.register(MatchCredit)
+class MatchCreditAdmin(ReadOnlyAdmin):
+    list_display = ("created", "user", "match", "xp", "coins", "season_xp", "level_after")
+    search_fields = ("user__username",)
+
+
+@admin.register(DailyQuest)
+class DailyQuestAdmin(ReadOnlyAdmin):
+    list_display = ("day", "user", "template", "progress", "target", "completed")
+    list_filter = ("day",)
+    search_fields = ("user__username",)
+
+
+@admin.register(AchievementProgress)
+class AchievementProgressAdmin(ReadOnlyAdmin):
+    list_display = ("user", "achievement", "progress", "unlocked")
+    search_fields = ("user__username",)
