@@ -7,12 +7,16 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.forms import ProfileForm
 from accounts.names import display_name
 from accounts.selectors import player_recent_matches, player_record, user_get_by_username
 from accounts.services import profile_ensure, profile_update
+from games.errors import MatchError
+from games.selectors import reliability
+from games.services import clock
 
 
 @login_required
@@ -38,9 +42,31 @@ def profile(request: HttpRequest) -> HttpResponse:
         "profile": profile,
         "form": form,
         "record": player_record(user=request.user),
+        "reliability": reliability(user=request.user),
         "recent_matches": player_recent_matches(user=request.user),
+        "on_vacation": bool(profile.vacation_until and profile.vacation_until > timezone.now()),
+        "vacation_days_left": clock.vacation_days_left(profile),
     }
     return render(request, "accounts/profile.html", context)
+
+
+@login_required
+@require_POST
+def vacation(request: HttpRequest) -> HttpResponse:
+    """Start (with a number of days) or end my vacation."""
+    profile_ensure(user=request.user)
+    try:
+        if request.POST.get("action") == "end":
+            clock.vacation_end(user=request.user)
+            messages.success(request, "Welcome back! Your clocks run again.")
+        else:
+            profile = clock.vacation_start(user=request.user, days=request.POST.get("days"))
+            messages.success(
+                request, f"Enjoy your break: your clocks wait until {profile.vacation_until:%d %b}."
+            )
+    except MatchError as error:
+        messages.error(request, error.message)
+    return redirect("profile")
 
 
 @require_GET
@@ -53,6 +79,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "player": user,
         "player_name": display_name(user),
         "record": player_record(user=user),
+        "reliability": reliability(user=user),
         "recent_matches": player_recent_matches(user=user),
     }
     return render(request, "accounts/player.html", context)

@@ -2,7 +2,7 @@ from django import forms
 
 from games.boards import has_board
 from games.engine import registry
-from games.services import AI_LEVELS, SeatSpec
+from games.services import AI_LEVELS, TIME_CONTROLS, SeatSpec
 
 OPPONENT_CHOICES = [
     ("ai", "The AI"),
@@ -28,6 +28,12 @@ class NewMatchForm(forms.Form):
         choices=[(level, label) for level, label in AI_LEVELS.items()],
         initial="random",
         label="AI level",
+    )
+    time_control = forms.ChoiceField(
+        choices=[("", "Pick for me (a day per move with players, none against the AI)")]
+        + [(key, label) for key, (label, _seconds) in TIME_CONTROLS.items()],
+        required=False,
+        label="Clock",
     )
 
     def __init__(self, *args, **kwargs):

@@ -21,7 +21,7 @@ from games.boards import presenter_for
 from games.engine import registry
 from games.engine.core import Event, Game
 from games.models import Match, Seat
-from games.templatetags.cardhall import tojson
+from games.templatetags.cardhall import duration, tojson
 
 LOG_LINES = 40
 CACHE_SECONDS = 6 * 3600
@@ -114,6 +114,7 @@ def match_board(*, match: Match, seat: Seat | None) -> dict[str, Any]:
     names = seat_names(match=match)
     is_playing = match.status == Match.Status.ACTIVE and seat_index is not None
     is_my_turn = is_playing and seat_index in match.seats_to_act
+    seat_clocks = clocks(match=match)
     log = [
         {
             "ply": entry.ply,
@@ -145,8 +146,89 @@ def match_board(*, match: Match, seat: Seat | None) -> dict[str, Any]:
         "poll_seconds": settings.MATCH_POLL_SECONDS,
         "outcome_text": _outcome_text(match, names, seat_index),
         "waiting_for": [names[index] for index in match.seats_to_act if index != seat_index],
+        "clocks": seat_clocks,
+        "my_clock": next((c for c in seat_clocks if c.seat == seat_index), None),
+        "can_rematch": _can_rematch(match, seat_index),
+        "rematch": rematch_of(match=match) if match.is_finished else None,
         **_coaching(match, seat_index),
     }
+
+
+@dataclass(frozen=True)
+class Clock:
+    """One seat's clock as the board shows it."""
+
+    seat: int
+    name: str
+    is_running: bool
+    deadline: Any  # datetime or None
+    seconds_left: int | None  # None: no clock running (or the match is paused)
+    bank_seconds: int
+    paused_seconds_left: int | None
+    is_on_vacation: bool
+    timed_out: bool
+
+    @property
+    def left_text(self) -> str:
+        seconds = self.seconds_left if self.seconds_left is not None else self.paused_seconds_left
+        return duration(seconds) if seconds is not None else ""
+
+    @property
+    def is_low(self) -> bool:
+        return self.seconds_left is not None and self.seconds_left < 3600
+
+
+def clocks(*, match: Match, now: Any = None) -> list[Clock]:
+    """The clocks of a timed match's human seats (empty without a time control)."""
+    if not match.is_timed:
+        return []
+    now = now or timezone.now()
+    result = []
+    for seat in match.seats.all():
+        if seat.is_ai:
+            continue
+        profile = getattr(seat.user, "profile", None) if seat.user_id else None
+        on_vacation = bool(profile and profile.vacation_until and profile.vacation_until > now)
+        left = int((seat.deadline - now).total_seconds()) if seat.deadline is not None else None
+        result.append(
+            Clock(
+                seat=seat.index,
+                name=seat.label,
+                is_running=seat.deadline is not None,
+                deadline=seat.deadline,
+                seconds_left=max(0, left) if left is not None else None,
+                bank_seconds=seat.bank_seconds,
+                paused_seconds_left=seat.paused_seconds_left,
+                is_on_vacation=on_vacation,
+                timed_out=seat.timed_out,
+            )
+        )
+    return result
+
+
+def is_overdue(*, match: Match, now: Any = None) -> bool:
+    """Whether a seat's deadline has passed and nobody settled it yet (cheap, no query
+    beyond the prefetched seats)."""
+    now = now or timezone.now()
+    return (
+        match.status == Match.Status.ACTIVE
+        and not match.is_paused
+        and any(seat.deadline is not None and seat.deadline <= now for seat in match.seats.all())
+    )
+
+
+def _can_rematch(match: Match, seat_index: int | None) -> bool:
+    return (
+        seat_index is not None
+        and match.status == Match.Status.FINISHED
+        and not match.tutorial
+        and match.private_until is None
+        and match.size > 1
+    )
+
+
+def rematch_of(*, match: Match) -> Match | None:
+    return Match.objects.filter(rematch_of=match).first()
 
 
 def _coaching(match: Match, seat_index: int | None) -> dict[str, Any]:
@@ -202,6 +284,8 @@ def _place(ranking: list[list[int]], seat: int) -> int | None:
 def _outcome_text(match: Match, names: list[str], seat_index: int | None) -> str:
     outcome = match.outcome
     if match.status == Match.Status.CANCELLED:
+        if outcome and outcome.get("reason") == "expired":
+            return "Nobody took the open seats in time, so the table was taken down."
         return "This match was called off."
     if not outcome:
         return ""
@@ -248,6 +332,8 @@ def matches_for_user(*, user: Any) -> dict[str, list[Match]]:
         else:
             groups["finished"].append(match)
     groups["finished"] = groups["finished"][:20]
+    # The most urgent first: the nearest deadline (untimed matches after the timed ones).
+    groups["my_turn"].sort(key=lambda m: (m.my_seat.deadline is None, m.my_seat.deadline or 0))
     return groups
 
 
@@ -275,6 +361,20 @@ def open_matches(*, user: Any, min_reliability: int | None = None) -> list[Match
             continue
         listed.append(match)
     return listed[:50]
+
+
+def live_matches(*, user: Any, limit: int = 20) -> list[Match]:
+    """Public matches in play between people, most recently moved first, to watch."""
+    matches = (
+        Match.objects.filter(status=Match.Status.ACTIVE, private_until__isnull=True, tutorial="")
+        .annotate(humans=Count("seats", filter=Q(seats__kind=Seat.Kind.HUMAN)))
+        .filter(humans__gte=2)
+        .prefetch_related("seats__user__profile")
+        .order_by("-updated")
+    )
+    if user.is_authenticated:
+        matches = matches.exclude(seats__user=user)
+    return list(matches[:limit])
 
 
 @dataclass(frozen=True)

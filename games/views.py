@@ -29,6 +29,13 @@ from games.models import Match
 NO_SUCH_MATCH = "There is no such match."
 PRIVATE_RUN = "This run is private until its week ends: everyone plays the same deals."
 
+RELIABILITY_FILTERS = {
+    "": "Any host",
+    "80": "80% or better",
+    "90": "90% or better",
+    "95": "95% or better",
+}
+
 UPCOMING = [
     ("grimhand", "Grimhand Tactics"),
     ("banira", "BaniraCards"),
@@ -50,7 +57,7 @@ def _board_context(request: HttpRequest, match: Match, error: str = "") -> dict[
 
 def _match_response(request: HtmxHttpRequest, match_id: int, *, error: str = "", status: int = 200):
     """The board fragment for HTMX, else the whole match page (a 404 page for no match)."""
-    match = selectors.match_get(match_id=match_id)
+    match = _read_match(match_id)
     if match is None or not selectors.can_view(match=match, user=request.user):
         return page_not_found(
             request, MatchNotFound(NO_SUCH_MATCH if match is None else PRIVATE_RUN)
@@ -59,6 +66,16 @@ def _match_response(request: HtmxHttpRequest, match_id: int, *, error: str = "",
     if request.htmx:
         return render(request, "games/match.html#board", context, status=status)
     return render(request, "games/match.html", context, status=status)
+
+
+def _read_match(match_id: int) -> Match | None:
+    """The match, with any overdue turn settled first (so a timed-out match ends when it is
+    read, even with no beat sweeper running)."""
+    match = selectors.match_get(match_id=match_id)
+    if match is not None and selectors.is_overdue(match=match):
+        services.match_settle_overdue(match_id=match_id)
+        match = selectors.match_get(match_id=match_id)
+    return match
 
 
 def _error_response(request: HtmxHttpRequest, match_id: int, error: MatchError) -> HttpResponse:
@@ -125,6 +142,7 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
                 creator=request.user,
                 game_slug=form.cleaned_data["game"],
                 others=form.other_seats(),
+                time_control=form.cleaned_data.get("time_control", ""),
             )
         except MatchError as error:
             form.add_error(None, error.message)
@@ -136,14 +154,24 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_GET
 def open_matches(request: HtmxHttpRequest) -> HttpResponse:
-    return render(
-        request, "games/open_matches.html", {"matches": selectors.open_matches(user=request.user)}
-    )
+    """Tables anyone may join (optionally only from hosts at least N% reliable), and the
+    public matches being played right now, to watch."""
+    min_reliability = request.GET.get("min_reliability", "")
+    is_known = min_reliability in RELIABILITY_FILTERS and min_reliability != ""
+    threshold = int(min_reliability) if is_known else None
+    context = {
+        "matches": selectors.open_matches(user=request.user, min_reliability=threshold),
+        "live": selectors.live_matches(user=request.user),
+        "filters": RELIABILITY_FILTERS,
+        "min_reliability": min_reliability if threshold is not None else "",
+    }
+    return render(request, "games/open_matches.html", context)
 
 
 @require_GET
 @login_required
 def my_matches(request: HtmxHttpRequest) -> HttpResponse:
+    services.clock.settle_for_user(user=request.user)
     return render(
         request, "games/my_matches.html", {"groups": selectors.matches_for_user(user=request.user)}
     )
@@ -157,7 +185,7 @@ def match(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
 @require_GET
 def board(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     """The board fragment; 204 when the page already holds this version (cheap polling)."""
-    found = selectors.match_get(match_id=match_id)
+    found = _read_match(match_id)
     if found is None or not selectors.can_view(match=found, user=request.user):
         return page_not_found(
             request, MatchNotFound(NO_SUCH_MATCH if found is None else PRIVATE_RUN)
@@ -292,6 +320,41 @@ def join(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
 @require_POST
 def cancel(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     return _seat_action(request, match_id, services.match_cancel, "The match was called off.")
+
+
+@require_POST
+def pause(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    return _seat_action(
+        request, match_id, services.match_pause_request, "You asked to pause the match."
+    )
+
+
+@require_POST
+def pause_withdraw(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    return _seat_action(
+        request, match_id, services.match_pause_withdraw, "The request to pause was withdrawn."
+    )
+
+
+@require_POST
+def resume(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    return _seat_action(request, match_id, services.match_resume, "The clocks run again.")
+
+
+@require_POST
+def rematch(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+    """Open the rematch (or take my seat in the one another player opened) and go there."""
+    if not request.user.is_authenticated:
+        return _not_logged_in(request)
+    try:
+        new = services.match_rematch(match_id=match_id, user=request.user)
+    except MatchError as error:
+        return _error_response(request, match_id, error)
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = new.get_absolute_url()
+        return response
+    return redirect(new)
 
 
 @require_POST

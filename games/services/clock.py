@@ -163,18 +163,22 @@ def match_settle_overdue(*, match_id: int, now: dt.datetime | None = None) -> in
     return settled
 
 
-def overdue_match_ids(now: dt.datetime | None = None) -> list[int]:
-    """Active, unpaused matches with a deadline passed (the sweeper's indexed query)."""
+def overdue_match_ids(now: dt.datetime | None = None, *, user: Any = None) -> list[int]:
+    """Active, unpaused matches with a deadline passed (the sweeper's indexed query); with
+    `user`, only the matches that user plays in."""
     now = now or timezone.now()
-    return list(
-        Seat.objects.filter(
-            deadline__lte=now,
-            match__status=Match.Status.ACTIVE,
-            match__paused_at__isnull=True,
-        )
-        .values_list("match_id", flat=True)
-        .distinct()
-        .order_by("match_id")
+    seats = Seat.objects.filter(
+        deadline__lte=now, match__status=Match.Status.ACTIVE, match__paused_at__isnull=True
+    )
+    if user is not None:
+        seats = seats.filter(match__seats__user=user)
+    return list(seats.values_list("match_id", flat=True).distinct().order_by("match_id"))
+
+
+def settle_for_user(*, user: Any, now: dt.datetime | None = None) -> int:
+    """Settle the overdue turns of this user's matches (when their match list is read)."""
+    return sum(
+        match_settle_overdue(match_id=pk, now=now) for pk in overdue_match_ids(now, user=user)
     )
 
 

@@ -22,3 +22,20 @@ def index(sequence, position):
 @register.filter
 def hexseed(value) -> str:
     return bytes(value).hex()
+
+
+@register.filter
+def duration(seconds) -> str:
+    """A short, rounded-down span: "2 d 4 h", "11 h 20 min", "9 min", "under a minute"."""
+    try:
+        seconds = max(0, int(seconds))
+    except (TypeError, ValueError):
+        return ""
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    if days:
+        return f"{days} d {hours} h" if hours else f"{days} d"
+    if hours:
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    return f"{minutes} min" if minutes else "under a minute"

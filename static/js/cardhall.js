@@ -59,4 +59,25 @@
       event.preventDefault();
     }
   });
+
+  // Clocks: count the time left down once a minute between server renders (the server's
+  // text is the truth on every swap; this only keeps an open page from going stale).
+  function durationText(seconds) {
+    seconds = Math.max(0, Math.floor(seconds));
+    var days = Math.floor(seconds / 86400), hours = Math.floor((seconds % 86400) / 3600);
+    var minutes = Math.floor((seconds % 3600) / 60);
+    if (days) return days + " d" + (hours ? " " + hours + " h" : "");
+    if (hours) return hours + " h" + (minutes ? " " + minutes + " min" : "");
+    return minutes ? minutes + " min" : "under a minute";
+  }
+  function tickClocks() {
+    var now = Date.now() / 1000;
+    document.querySelectorAll("[data-deadline]").forEach(function (node) {
+      var left = Number(node.dataset.deadline) - now;
+      node.textContent = durationText(left) + " left";
+      var clock = node.closest(".clock, .time-left");
+      if (clock) clock.classList.toggle("is-low", left < 3600);
+    });
+  }
+  setInterval(tickClocks, 30000);
 })();
