@@ -162,3 +162,19 @@ def test_history_chart_geometry_stays_inside_the_plot(alice, bob, finish_duel):
 
 def test_the_nav_links_the_leaderboards(client):
     assertContains(client.get(reverse("ratings:index")), f'href="{reverse("ratings:index")}"')
+
+
+def test_the_admin_lists_ratings_read_only(client, make_user, alice, bob, finish_duel):
+    match = finish_duel(alice, bob)
+    admin = make_user("root")
+    admin.is_staff = admin.is_superuser = True
+    admin.save()
+    client.force_login(admin)
+    for name in ("rating", "ratedmatch", "ratingchange"):
+        listing = client.get(reverse(f"admin:ratings_{name}_changelist"))
+        assert listing.status_code == 200, name
+        assert client.get(reverse(f"admin:ratings_{name}_add")).status_code == 403
+    rated = match.rated_match
+    page = client.get(reverse("admin:ratings_ratedmatch_change", args=[rated.pk]))
+    assertContains(page, "alice")
+    assertNotContains(page, 'type="submit" value="Save"')

@@ -127,3 +127,15 @@ def test_a_failure_in_ratings_never_undoes_the_result(alice, bob, make_match, mo
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert not RatedMatch.objects.exists() and not Rating.objects.exists()
+
+
+def test_the_demo_plays_rated_matches_once(monkeypatch):
+    from ratings import demo
+
+    monkeypatch.setattr(demo, "DUELS_PER_GAME", {"dogblade": 3, "grimhand": 2, "haymaker": 2})
+    monkeypatch.setattr(demo, "SHIELD_TABLES", 2)
+    rated = demo.populate()
+    assert rated == sum(demo.DUELS_PER_GAME.values()) + demo.SHIELD_TABLES
+    assert {r.game for r in Rating.objects.all()} == {"dogblade", "grimhand", "haymaker", "shield"}
+    assert demo.populate() == 0
+    assert RatedMatch.objects.count() == rated

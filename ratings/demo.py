@@ -1,0 +1,114 @@
+"""Demo ratings: rated matches between demo players, so the leaderboards and the player
+page's chart have something to show on a fresh `make run`.
+
+`populate()` plays real matches through games.services (each ends by a resignation, which
+rates it through the match_finished receiver as any match would), then spreads the
+history's dates over the last weeks so the chart reads like weeks of play. Only the
+ratings app's own dates move (RatingChange.played, Rating.last_played); matches keep theirs.
+Idempotent: it does nothing once any match is rated.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.services import profile_ensure
+from games import services
+from ratings.models import RatedMatch, Rating, RatingChange
+
+# username, display name, strength (the chance of winning grows with the difference)
+DEMO_PLAYERS = [
+    ("alice", "Alice the Bold", 1.6),
+    ("bob", "Bob Barker", 1.0),
+    ("carol", "Carol", 1.3),
+    ("dora", "Dora Quickdraw", 2.0),
+    ("eli", "Eli", 0.7),
+    ("finn", "Finn the Fox", 1.2),
+    ("gus", "Gus", 0.9),
+    ("hana", "Hana", 1.5),
+]
+DUELS_PER_GAME = {"dogblade": 80, "grimhand": 48, "haymaker": 32}
+SHIELD_TABLES = 16
+SPREAD = datetime.timedelta(days=42)
+
+
+def populate(*, seed: int = 8) -> int:
+    """Play the demo's rated matches; returns how many were rated (0 if already done)."""
+    if RatedMatch.objects.exists():
+        return 0
+    players = _players()
+    rng = random.Random(seed)  # demo schedule only; no game's chance comes from here
+    schedule = [game for game, count in DUELS_PER_GAME.items() for _ in range(count)]
+    schedule += ["shield"] * SHIELD_TABLES
+    rng.shuffle(schedule)  # games interleave, as they would on the site
+    for game in schedule:
+        if game == "shield":
+            _shield(rng.sample(players, rng.randint(3, 5)), rng)
+        else:
+            _duel(game, rng.sample(players, 2), rng)
+    _spread_dates()
+    return RatedMatch.objects.count()
+
+
+def _players() -> list[tuple[object, float]]:
+    user_model = get_user_model()
+    players = []
+    for username, display, strength in DEMO_PLAYERS:
+        user, created = user_model.objects.get_or_create(
+            username=username, defaults={"email": f"{username}@cardhall.example"}
+        )
+        if created:
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+        profile = profile_ensure(user=user)
+        if not profile.display_name:
+            profile.display_name = display
+            profile.save(update_fields=["display_name"])
+        players.append((user, strength))
+    return players
+
+
+def _duel(game: str, pair: list[tuple[object, float]], rng: random.Random) -> None:
+    (first, first_strength), (second, second_strength) = pair
+    match = services.match_create(
+        creator=first, game_slug=game, opponent="player", invitee_username=second.username
+    )
+    services.match_join(match_id=match.pk, user=second)
+    first_wins = rng.random() < first_strength / (first_strength + second_strength)
+    services.match_resign(match_id=match.pk, user=second if first_wins else first)
+
+
+def _shield(table: list[tuple[object, float]], rng: random.Random) -> None:
+    (host, _), *others = table
+    match = services.match_create(
+        creator=host,
+        game_slug="shield",
+        others=[services.SeatSpec(kind="player", username=user.username) for user, _ in others],
+    )
+    for user, _ in others:
+        services.match_join(match_id=match.pk, user=user)
+    # the weakest tend to leave first: order by strength with some luck
+    leaving = sorted(table, key=lambda player: player[1] * rng.uniform(0.5, 1.5))
+    for user, _ in leaving[:-1]:
+        services.match_resign(match_id=match.pk, user=user)
+
+
+def _spread_dates() -> None:
+    """Space the rated matches evenly over the last SPREAD, in the order they were rated."""
+    rated = list(RatedMatch.objects.order_by("pk").values_list("pk", flat=True))
+    now = timezone.now()
+    step = SPREAD / max(len(rated), 1)
+    with transaction.atomic():
+        for index, rated_id in enumerate(rated):
+            RatingChange.objects.filter(rated_match_id=rated_id).update(
+                played=now - SPREAD + step * (index + 1)
+            )
+        for rating in Rating.objects.all():
+            last = RatingChange.objects.filter(user=rating.user, game=rating.game).last()
+            if last is not None:
+                Rating.objects.filter(pk=rating.pk).update(last_played=last.played)
