@@ -373,3 +373,18 @@ def test_reliability_counts_timeouts_and_abandoned_matches(alice, bob, make_matc
     assert selectors.reliability(user=alice).percent == 75  # 3 kept of 4
     assert selectors.reliability(user=alice).at_least(75)
     assert not selectors.reliability(user=alice).at_least(80)
+
+
+@pytest.mark.parametrize("game", ["dogblade", "grimhand", "haymaker"])
+def test_in_every_two_player_game_the_late_player_loses_on_time(alice, bob, game):
+    match = services.match_create(
+        creator=alice, game_slug=game, opponent="player", invitee_username="bob"
+    )
+    services.match_join(match_id=match.pk, user=bob)
+    match.refresh_from_db()
+    late_seat = match.seats_to_act[0]
+    clock.sweep(now=_seat(match, late_seat).deadline + dt.timedelta(seconds=1))
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.outcome["reason"] == "timeout"
+    assert match.outcome["winners"] == [1 - late_seat]
