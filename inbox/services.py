@@ -193,6 +193,8 @@ def turn_remind(
     match = seat.match
     if seat.user is None or seat.turn_started is None or match.status != Match.Status.ACTIVE:
         return None
+    if match.is_paused:  # every clock is stopped; resuming restarts the turn (a new key)
+        return None
     if turn_started is not None and seat.turn_started != turn_started:
         return None
     if seat.autoplay and now - seat.turn_started < AUTOPLAY_GRACE:

@@ -183,3 +183,13 @@ def test_bad_settings_change_nothing(alice):
         services.settings_update(user=alice, in_app=False, email=False, digest=True, digest_hour=24)
     prefs = services.settings_get(user=alice)
     assert (prefs.in_app, prefs.email, prefs.digest, prefs.digest_hour) == (True, True, False, 8)
+
+
+def test_no_reminders_while_the_match_is_paused(duel, alice, bob):
+    games.match_pause_request(match_id=duel.pk, user=alice)
+    games.match_pause_request(match_id=duel.pk, user=bob)
+    seat = seat_of(duel, 0)
+    assert seat.deadline is None and services.turn_remind(seat=seat) is None
+    later = seat.turn_started + dt.timedelta(days=1, hours=6)
+    assert services.reminders_send_due(now=later) == {"turn": 0, "late": 0}
+    assert not Notification.objects.filter(user=alice, kind__in=[Kind.TURN, Kind.LATE]).exists()
