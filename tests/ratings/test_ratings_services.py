@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import io
 
 import pytest
 
@@ -139,3 +140,22 @@ def test_the_demo_plays_rated_matches_once(monkeypatch):
     assert {r.game for r in Rating.objects.all()} == {"dogblade", "grimhand", "haymaker", "shield"}
     assert demo.populate() == 0
     assert RatedMatch.objects.count() == rated
+
+
+def test_the_backfill_rates_what_was_missed_once(alice, bob, make_match):
+    from django.core.management import call_command
+
+    from games.signals import match_finished
+    from ratings.receivers import rate_finished_match
+
+    match_finished.disconnect(dispatch_uid="ratings.rate_finished_match")
+    try:
+        match = make_match(bob, alice)
+        services.match_resign(match_id=match.pk, user=alice)
+    finally:
+        match_finished.connect(rate_finished_match, dispatch_uid="ratings.rate_finished_match")
+    assert not RatedMatch.objects.exists()
+    call_command("ratings_backfill", stdout=io.StringIO())
+    call_command("ratings_backfill", stdout=io.StringIO())
+    assert RatedMatch.objects.filter(match=match).count() == 1
+    assert _rating(bob).games == 1
