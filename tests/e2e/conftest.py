@@ -45,6 +45,11 @@ class LiveServer:
     url: str
     process: subprocess.Popen
     log_path: Path
+    env: dict[str, str]  # the server's environment, for `manage` against its database
+
+    def manage(self, *args: str) -> None:
+        """Run a management command against the live server's database."""
+        _manage(self.env, *args)
 
     def log_tail(self, lines: int = LOG_TAIL_LINES) -> str:
         try:
@@ -201,7 +206,7 @@ def e2e_server(tmp_path_factory) -> Iterator[LiveServer]:
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
-        server = LiveServer(f"http://127.0.0.1:{port}", process, log_path)
+        server = LiveServer(f"http://127.0.0.1:{port}", process, log_path, env)
         try:
             _wait_until_healthy(server)
             yield server

@@ -9,8 +9,6 @@ lose: finish in dogblade"), through `manage.py shell` with the server's own envi
 from __future__ import annotations
 
 import secrets
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -39,17 +37,8 @@ for name, condition, target in [
 
 @pytest.fixture(scope="module")
 def quests(e2e_server) -> None:
-    """Three quest templates in the live server's database (its env, read from /proc)."""
-    raw = Path(f"/proc/{e2e_server.process.pid}/environ").read_bytes()
-    env = dict(item.split("=", 1) for item in raw.decode().split("\0") if "=" in item)
-    subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", QUESTS],
-        cwd=REPO_ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
+    """Three quest templates in the live server's database."""
+    e2e_server.manage("shell", "-c", QUESTS)
 
 
 def _quest_progress(page) -> int:
