@@ -20,12 +20,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
+
 from games import selectors
 from games.boards import presenter_for
 from games.engine.core import Event, Game
 from games.errors import MatchError, MatchNotFound
 from games.models import Match
 
+CACHE_SECONDS = 900  # a replay being stepped through; each position holds its log
 REVEALED = "revealed"
 SPECTATOR = "spectator"
 NO_SUCH_MATCH = "There is no such match."
@@ -151,17 +154,35 @@ def history_states(*, match: Match, upto: int | None = None) -> list[Any]:
 
 
 def history_position(*, match: Match, ply: int) -> Position:
-    """The match replayed from its log up to `ply` (what the board and log are drawn from)."""
-    game = selectors.match_game(match=match)
-    replayed = selectors.Replayed(game.new(match.size, bytes(match.seed), match.options), ())
-    for seat, payload in _logged_moves(match, ply):
-        state, events = game.apply(replayed.state, seat, payload)
-        replayed = replayed.then(seat=seat, state=state, events=events)
+    """The match replayed from its log up to `ply` (what the board and log are drawn from).
+
+    Cached by (match, seed commitment, ply) like the live state: a logged move never
+    changes. Stepping forward starts from the cached position before it, so each step
+    applies one move instead of replaying the whole log.
+    """
+    replayed = cache.get(_cache_key(match, ply))
+    if replayed is None:
+        game = selectors.match_game(match=match)
+        previous = cache.get(_cache_key(match, ply - 1)) if ply > 0 else None
+        if previous is not None:
+            replayed, moves = previous, _logged_moves(match, ply, start=ply - 1)
+        else:
+            state = game.new(match.size, bytes(match.seed), match.options)
+            replayed, moves = selectors.Replayed(state, ()), _logged_moves(match, ply)
+        for seat, payload in moves:
+            state, events = game.apply(replayed.state, seat, payload)
+            replayed = replayed.then(seat=seat, state=state, events=events)
+        cache.set(_cache_key(match, ply), replayed, CACHE_SECONDS)
     return Position(ply, replayed.state, replayed.log)
 
 
-def _logged_moves(match: Match, upto: int) -> list[tuple[int, Any]]:
-    return list(match.moves.filter(ply__lt=upto).order_by("ply").values_list("seat", "payload"))
+def _cache_key(match: Match, ply: int) -> str:
+    return f"history:{match.pk}:{match.seed_commitment[:16]}:{ply}"
+
+
+def _logged_moves(match: Match, upto: int, *, start: int = 0) -> list[tuple[int, Any]]:
+    moves = match.moves.filter(ply__gte=start, ply__lt=upto).order_by("ply")
+    return list(moves.values_list("seat", "payload"))
 
 
 def board_view(game: Game, state: Any, viewer: Viewer) -> dict[str, Any]:
