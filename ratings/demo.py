@@ -37,14 +37,18 @@ SHIELD_TABLES = 16
 SPREAD = datetime.timedelta(days=42)
 
 
-def populate(*, seed: int = 8) -> int:
-    """Play the demo's rated matches; returns how many were rated (0 if already done)."""
+def populate(*, seed: int = 8, scale: float = 1.0) -> int:
+    """Play the demo's rated matches; returns how many were rated (0 if already done).
+
+    `scale` shrinks the schedule (`make run` plays a quarter of it, to start quickly)."""
     if RatedMatch.objects.exists():
         return 0
     players = _players()
     rng = random.Random(seed)  # demo schedule only; no game's chance comes from here
-    schedule = [game for game, count in DUELS_PER_GAME.items() for _ in range(count)]
-    schedule += ["shield"] * SHIELD_TABLES
+    schedule = [
+        game for game, count in DUELS_PER_GAME.items() for _ in range(max(1, round(count * scale)))
+    ]
+    schedule += ["shield"] * max(1, round(SHIELD_TABLES * scale))
     rng.shuffle(schedule)  # games interleave, as they would on the site
     for game in schedule:
         if game == "shield":

@@ -3,11 +3,13 @@
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
+from django.test.utils import override_settings
 
 from accounts.services import profile_ensure
 from games import services
 from games.models import Match
 from progression.services import demo as progression_demo
+from ratings import demo as ratings_demo
 
 DEMO_PASSWORD = "cardhall-demo"
 PLAYERS = [("alice", "Alice the Bold"), ("bob", "Bob Barker"), ("carol", "Carol")]
@@ -55,6 +57,11 @@ class Command(BaseCommand):
         )
         services.match_join(match_id=live.pk, user=carol)
         services.match_create(creator=carol, game_slug="dogblade", opponent="open")
+        # Weeks of rated play between demo players, for the leaderboards and rating charts
+        # (their invitation and turn emails would only flood the console: not sent).
+        with override_settings(EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend"):
+            rated = ratings_demo.populate(scale=0.25)
+        self.stdout.write(f"{rated} rated demo matches played.")
         self.stdout.write(
             self.style.SUCCESS(
                 "Demo data ready: players alice, bob, carol (password cardhall-demo); admin/admin."
