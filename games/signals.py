@@ -11,3 +11,11 @@ match_finished = Signal()
 # after the seat is saved: keyword arguments seat and match. Reminders (inbox) listen and
 # schedule their work with transaction.on_commit.
 turn_started = Signal()
+
+# Sent when a named player is invited to a seat (a new table or a rematch), inside the
+# transaction that created the seat: keyword arguments seat and match.
+seat_invited = Signal()
+
+# Sent when a player asks to pause and others still have to agree, inside the transaction
+# that recorded the request: keyword arguments match and seat (the one asking).
+pause_requested = Signal()

@@ -4,9 +4,8 @@ logged, never an error for the move or the table that was committed).
 
 - games.signals.turn_started (sent by games.services.clock when a seat's clock starts)
 - games.signals.match_finished
-- post_save of Seat (a new seat for a named player who has not joined: an invitation or a
-  rematch offer) and of Match (the pause votes changed). The games services send no signal
-  of their own for these; model signals keep this app from reaching into them.
+- games.signals.seat_invited (a named player invited to a new table or a rematch)
+- games.signals.pause_requested (a player asked to pause; the others must agree)
 """
 
 from __future__ import annotations
@@ -14,11 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from games.models import Match, Seat
-from games.signals import match_finished, turn_started
+from games.signals import match_finished, pause_requested, seat_invited, turn_started
 
 
 def _later(task: Any, *args: Any) -> None:
@@ -41,17 +39,15 @@ def on_match_finished(sender: Any, match: Match, **kwargs: Any) -> None:
     _later(tasks.notify_finished, match.pk)
 
 
-@receiver(post_save, sender=Seat, dispatch_uid="inbox-seat-saved")
-def on_seat_saved(sender: Any, instance: Seat, created: bool, **kwargs: Any) -> None:
+@receiver(seat_invited, dispatch_uid="inbox-seat-invited")
+def on_seat_invited(sender: Any, seat: Seat, match: Match, **kwargs: Any) -> None:
     from inbox import tasks
 
-    if created and instance.is_invited and instance.match.created_by_id != instance.user_id:
-        _later(tasks.notify_invitation, instance.pk)
+    _later(tasks.notify_invitation, seat.pk)
 
 
-@receiver(post_save, sender=Match, dispatch_uid="inbox-match-saved")
-def on_match_saved(sender: Any, instance: Match, update_fields: Any = None, **kwargs: Any) -> None:
+@receiver(pause_requested, dispatch_uid="inbox-pause-requested")
+def on_pause_requested(sender: Any, match: Match, seat: Seat, **kwargs: Any) -> None:
     from inbox import tasks
 
-    if update_fields and "pause_votes" in update_fields and instance.pause_votes:
-        _later(tasks.notify_pause, instance.pk, instance.pause_votes, instance.updated.isoformat())
+    _later(tasks.notify_pause, match.pk, match.pause_votes, match.updated.isoformat())

@@ -27,7 +27,7 @@ from django.utils import timezone
 from games.errors import CannotCreate, MatchFinished, NotSeated
 from games.models import Match, Seat
 from games.services._shared import after_commit, locked
-from games.signals import turn_started
+from games.signals import pause_requested, turn_started
 
 # Offered when a table is created: key → (label, seconds per move). "none" only vs the AI.
 TIME_CONTROLS: dict[str, tuple[str, int | None]] = {
@@ -257,6 +257,8 @@ def match_pause_request(*, match_id: int, user: Any, now: dt.datetime | None = N
         else:
             match.pause_votes = ",".join(str(index) for index in sorted(votes))
         match.save(update_fields=["paused_at", "pause_votes", "updated"])
+        if match.pause_votes:
+            pause_requested.send(sender=Match, match=match, seat=seat)
         after_commit(match)
     return match
 

@@ -19,6 +19,7 @@ from games.errors import CannotCreate, LimitReached, MatchFinished, NotSeated, S
 from games.models import Match, Seat
 from games.services import clock
 from games.services._shared import AI_LEVELS, TUTOR, after_commit, locked, to_act
+from games.signals import seat_invited
 
 OPPONENTS = ("ai", "player", "open")
 
@@ -107,7 +108,9 @@ def match_create(
                     match=match, index=index, kind=Seat.Kind.AI, ai_level=spec.ai_level, joined=now
                 )
             else:
-                Seat.objects.create(match=match, index=index, user=invitee)
+                seat = Seat.objects.create(match=match, index=index, user=invitee)
+                if invitee is not None:
+                    seat_invited.send(sender=Seat, seat=seat, match=match)
         clock.clocks_new_table(match)
         _start_if_full(match)
     return match
@@ -300,9 +303,11 @@ def _rematch_open(match: Match, user: Any) -> Match:
             )
         else:
             is_me = old.user_id == user.pk
-            Seat.objects.create(
+            seat = Seat.objects.create(
                 match=rematch, index=index, user=old.user, joined=now if is_me else None
             )
+            if not is_me:
+                seat_invited.send(sender=Seat, seat=seat, match=rematch)
     clock.clocks_new_table(rematch)
     _start_if_full(rematch)
     return rematch
