@@ -122,7 +122,7 @@ def verify(request: HttpRequest) -> HttpResponse:
         return render(request, VERIFY_PAGE, {"text": text, "rejected": error.message}, status=400)
     ply = _posted_ply(request.POST.get("ply"), len(log.moves))
     result = fairness.export_verify(log, ply=ply)
-    context: dict[str, Any] = {"text": text, "result": result, "log": log}
+    context: dict[str, Any] = {"text": text, "result": result, "checked": log}
     if result.state is not None and result.is_verified:
         context.update(_verify_board(log, result))
     return render(request, VERIFY_PAGE, context, status=200 if result.is_verified else 422)

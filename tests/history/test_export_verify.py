@@ -68,6 +68,8 @@ def test_export_then_verify_round_trip(client, make_user, tmp_path, game):
     body = response.content.decode()
     assert response.status_code == 200
     assert 'data-verified="yes"' in body and 'data-testid="replay-board"' in body
+    assert f"{match.ply} of {match.ply} legal" in body and match.seed_commitment in body
+    assert "the replay ends as recorded" in body
     step = verify_page(client, json.dumps(document), ply="1")
     assert step.status_code == 200 and 'data-ply="1"' in step.content.decode()
 
