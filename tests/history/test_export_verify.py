@@ -293,3 +293,19 @@ def test_the_verify_page_asks_for_an_export(client):
     assert client.get(reverse("games:verify")).status_code == 200
     response = verify_page(client, "   ")
     assert response.status_code == 400 and "Paste an export" in response.content.decode()
+
+
+def test_the_command_reads_stdin_and_reports_json(client, finished, monkeypatch):
+    match, _ = finished
+    document = json.dumps(exported(client, match))
+    monkeypatch.setattr("sys.stdin", io.StringIO(document))
+    out = io.StringIO()
+    call_command("verify_match", "-", "--json", stdout=out)
+    findings = json.loads(out.getvalue())
+    assert findings["verified"] is True and findings["plies_checked"] == match.ply
+    assert findings["outcome"] == match.outcome
+
+
+def test_the_command_says_when_the_file_is_missing(tmp_path):
+    with pytest.raises(CommandError, match="Cannot read"):
+        call_command("verify_match", str(tmp_path / "nowhere.json"))
