@@ -18,7 +18,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.services import profile_ensure
-from games import services
+from games import selectors, services
+from games.engine import registry
+from games.models import Match
 from ratings.models import RatedMatch, Rating, RatingChange
 
 # username, display name, strength (the chance of winning grows with the difference)
@@ -83,8 +85,10 @@ def _duel(game: str, pair: list[tuple[object, float]], rng: random.Random) -> No
         creator=first, game_slug=game, opponent="player", invitee_username=second.username
     )
     services.match_join(match_id=match.pk, user=second)
+    _play_a_little(match.pk, rng)
     first_wins = rng.random() < first_strength / (first_strength + second_strength)
-    services.match_resign(match_id=match.pk, user=second if first_wins else first)
+    if not _is_over(match.pk):
+        services.match_resign(match_id=match.pk, user=second if first_wins else first)
 
 
 def _shield(table: list[tuple[object, float]], rng: random.Random) -> None:
@@ -96,10 +100,30 @@ def _shield(table: list[tuple[object, float]], rng: random.Random) -> None:
     )
     for user, _ in others:
         services.match_join(match_id=match.pk, user=user)
+    _play_a_little(match.pk, rng, plies=(12, 24))
     # the weakest tend to leave first: order by strength with some luck
     leaving = sorted(table, key=lambda player: player[1] * rng.uniform(0.5, 1.5))
     for user, _ in leaving[:-1]:
+        if _is_over(match.pk):
+            break
         services.match_resign(match_id=match.pk, user=user)
+
+
+def _is_over(match_id: int) -> bool:
+    return Match.objects.get(pk=match_id).is_finished
+
+
+def _play_a_little(match_id: int, rng: random.Random, plies: tuple[int, int] = (6, 12)) -> None:
+    """A few random legal moves first, so every demo player has played (not abandoned)."""
+    for _ in range(rng.randint(*plies)):
+        match = Match.objects.get(pk=match_id)
+        if match.is_finished:
+            return
+        index = match.seats_to_act[0]
+        user = match.seats.get(index=index).user
+        state = selectors.match_replay(match=match).state
+        move = rng.choice(registry.get(match.game).legal_moves(state, index))
+        services.move_submit(match_id=match_id, user=user, ply=match.ply, move=move)
 
 
 def _spread_dates() -> None:
