@@ -314,7 +314,12 @@ def board_version(*, match: Match) -> str:
 
 def matches_for_user(*, user: Any) -> dict[str, list[Match]]:
     """The user's matches, grouped: their turn first, then waiting on others, invites, done."""
-    seats = Seat.objects.filter(user=user).select_related("match").order_by("-match__updated")
+    seats = (
+        Seat.objects.filter(user=user)
+        .select_related("match")
+        .prefetch_related("match__seats__user__profile")
+        .order_by("-match__updated")
+    )
     groups: dict[str, list[Match]] = {
         "my_turn": [],
         "their_turn": [],
@@ -325,6 +330,7 @@ def matches_for_user(*, user: Any) -> dict[str, list[Match]]:
     for seat in seats[:200]:
         match = seat.match
         match.my_seat = seat
+        match.opponent_names = [s.label for s in match.seats.all() if s.index != seat.index]
         if match.status == Match.Status.ACTIVE:
             groups["my_turn" if seat.index in match.seats_to_act else "their_turn"].append(match)
         elif match.status == Match.Status.WAITING:
