@@ -12,6 +12,10 @@ match_finished = Signal()
 # schedule their work with transaction.on_commit.
 turn_started = Signal()
 
+# Sent when a seat's turn ends (it moved, or the match moved on or ended), inside that
+# transaction: keyword arguments seat and match.
+turn_ended = Signal()
+
 # Sent when a named player is invited to a seat (a new table or a rematch), inside the
 # transaction that created the seat: keyword arguments seat and match.
 seat_invited = Signal()

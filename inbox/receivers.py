@@ -3,6 +3,7 @@ transaction and only schedules a task for after the commit (robust: a failure th
 logged, never an error for the move or the table that was committed).
 
 - games.signals.turn_started (sent by games.services.clock when a seat's clock starts)
+- games.signals.turn_ended (my turn is over: its reminders are no longer unread)
 - games.signals.match_finished
 - games.signals.seat_invited (a named player invited to a new table or a rematch)
 - games.signals.pause_requested (a player asked to pause; the others must agree)
@@ -16,7 +17,13 @@ from django.db import transaction
 from django.dispatch import receiver
 
 from games.models import Match, Seat
-from games.signals import match_finished, pause_requested, seat_invited, turn_started
+from games.signals import (
+    match_finished,
+    pause_requested,
+    seat_invited,
+    turn_ended,
+    turn_started,
+)
 
 
 def _later(task: Any, *args: Any) -> None:
@@ -30,6 +37,14 @@ def on_turn_started(sender: Any, seat: Seat, match: Match, **kwargs: Any) -> Non
     if seat.is_ai or seat.user_id is None or seat.turn_started is None:
         return
     _later(tasks.remind_turn, seat.pk, seat.turn_started.isoformat())
+
+
+@receiver(turn_ended, dispatch_uid="inbox-turn-ended")
+def on_turn_ended(sender: Any, seat: Seat, match: Match, **kwargs: Any) -> None:
+    from inbox import services
+
+    if seat.user_id is not None:
+        services.turn_notifications_settle(user_id=seat.user_id, match_id=match.pk)
 
 
 @receiver(match_finished, dispatch_uid="inbox-match-finished")

@@ -172,6 +172,19 @@ def notifications_mark_read(
     return unread.update(read_at=now or timezone.now())
 
 
+def turn_notifications_settle(
+    *, user_id: int, match_id: int, now: dt.datetime | None = None
+) -> int:
+    """My turn in that match is over: its "your turn" and "running late" notices are no
+    longer news, so they stop counting as unread."""
+    return Notification.objects.filter(
+        user_id=user_id,
+        match_id=match_id,
+        kind__in=[Notification.Kind.TURN, Notification.Kind.LATE],
+        read_at__isnull=True,
+    ).update(read_at=now or timezone.now())
+
+
 # --- reminders ---------------------------------------------------------------------------------
 
 

@@ -27,7 +27,7 @@ from django.utils import timezone
 from games.errors import CannotCreate, MatchFinished, NotSeated
 from games.models import Match, Seat
 from games.services._shared import after_commit, locked
-from games.signals import pause_requested, turn_started
+from games.signals import pause_requested, turn_ended, turn_started
 
 # Offered when a table is created: key → (label, seconds per move). "none" only vs the AI.
 TIME_CONTROLS: dict[str, tuple[str, int | None]] = {
@@ -99,6 +99,7 @@ def _stop(match: Match, seat: Seat, now: dt.datetime) -> None:
         seat.bank_seconds = min(bank_cap(match.move_seconds), bank)
     seat.turn_started = seat.deadline = seat.paused_seconds_left = None
     seat.save(update_fields=["turn_started", "deadline", "bank_seconds", "paused_seconds_left"])
+    turn_ended.send(sender=Seat, seat=seat, match=match)
 
 
 def _start(match: Match, seat: Seat, now: dt.datetime) -> None:

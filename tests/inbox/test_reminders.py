@@ -193,3 +193,13 @@ def test_no_reminders_while_the_match_is_paused(duel, alice, bob):
     later = seat.turn_started + dt.timedelta(days=1, hours=6)
     assert services.reminders_send_due(now=later) == {"turn": 0, "late": 0}
     assert not Notification.objects.filter(user=alice, kind__in=[Kind.TURN, Kind.LATE]).exists()
+
+
+def test_a_turn_played_is_no_longer_unread(duel, alice, bob):
+    match = duel
+    games.move_submit(match_id=match.pk, user=alice, ply=0, move={"type": "attack"})
+    notice = Notification.objects.get(user=bob, kind=Kind.TURN)
+    assert notice.read_at is None
+    games.move_submit(match_id=match.pk, user=bob, ply=1, move={"type": "attack"})
+    notice.refresh_from_db()
+    assert notice.read_at is not None  # bob played that turn: nothing left to tell him
