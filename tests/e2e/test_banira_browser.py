@@ -48,7 +48,8 @@ def _play(page: Page, index: int, slot: str, *, drag: bool = False) -> None:
     gain = int(held.locator(".bn-sta").first.text_content())
     is_shiny = held.locator(".bn-r-shiny").count() > 0
     if drag:
-        held.drag_to(page.get_by_test_id(f"slot-{slot}"))
+        # Several mouse steps: each fires dragover, so a busy page still sees the drop target.
+        held.drag_to(page.get_by_test_id(f"slot-{slot}"), steps=8)
     else:
         held.click()
         page.get_by_test_id(f"slot-{slot}").click()
