@@ -207,7 +207,7 @@ def history_board(*, match: Match, viewer: Viewer, ply: int) -> dict[str, Any]:
         "match": match,
         "seats": list(match.seats.all()),
         # How it ended, for whoever looks: at the last ply of a finished match only.
-        "outcome_text": selectors._outcome_text(match, names, viewer.seat) if is_last else "",
+        "outcome_text": selectors.outcome_text(match, names, viewer.seat) if is_last else "",
     }
 
 

@@ -58,12 +58,12 @@ def match_changed(*, match_id: int) -> None:
     for seat in match.seats.all():
         if seat.user_id is not None and seat.joined is not None:
             html = render_board(match=match, seat=seat)
-            _group_send(group_for_seat(match_id, seat.index), {"type": "board.push", "html": html})
+            group_send(group_for_seat(match_id, seat.index), {"type": "board.push", "html": html})
     html = render_board(match=match, seat=None)
-    _group_send(group_for_spectators(match_id), {"type": "board.push", "html": html})
+    group_send(group_for_spectators(match_id), {"type": "board.push", "html": html})
 
 
-def _group_send(group: str, message: dict[str, Any]) -> None:
+def group_send(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return

@@ -144,7 +144,7 @@ def match_board(*, match: Match, seat: Seat | None) -> dict[str, Any]:
         "version": board_version(match=match),
         "move_id": uuid.uuid4().hex,  # the retry key of whatever move this board submits
         "poll_seconds": settings.MATCH_POLL_SECONDS,
-        "outcome_text": _outcome_text(match, names, seat_index),
+        "outcome_text": outcome_text(match, names, seat_index),
         "waiting_for": [names[index] for index in match.seats_to_act if index != seat_index],
         "clocks": seat_clocks,
         "my_clock": next((c for c in seat_clocks if c.seat == seat_index), None),
@@ -281,7 +281,7 @@ def _place(ranking: list[list[int]], seat: int) -> int | None:
     return None
 
 
-def _outcome_text(match: Match, names: list[str], seat_index: int | None) -> str:
+def outcome_text(match: Match, names: list[str], seat_index: int | None) -> str:
     outcome = match.outcome
     if match.status == Match.Status.CANCELLED:
         if outcome and outcome.get("reason") == "expired":

@@ -13,7 +13,7 @@ from typing import Any
 from django.template.loader import render_to_string
 
 # One long-lived sender loop per process, shared with the match pushes.
-from games.notifications import _group_send
+from games.notifications import group_send
 from inbox import selectors
 from inbox.models import Notification
 
@@ -36,4 +36,4 @@ def render_push(*, notification: Notification) -> str:
 def notification_pushed(*, notification: Notification) -> None:
     """Send the new count and the notification to every open page of its user."""
     html = render_push(notification=notification)
-    _group_send(group_for_user(notification.user_id), {"type": "inbox.push", "html": html})
+    group_send(group_for_user(notification.user_id), {"type": "inbox.push", "html": html})
