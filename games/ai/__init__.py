@@ -3,7 +3,9 @@
 A bot decides from a seat's `view` and `legal_moves` only (see `games.ai.base.Bot`), so
 the same bot plays every registered game and can never see hidden information.
 `get_bot(name)` is the registry: "random" (Easy) and "greedy" (Normal, a per-game
-heuristic) and "ismcts" (Hard, games.ai.ismcts: it also takes a sealed `sample=`).
+heuristic) and "ismcts" (Hard, games.ai.hard: each game's search, ISMCTS or flat
+Monte Carlo, configured in `games.ai.hard.HARD`; it also takes a sealed `sample=`).
+The cheating oracle (games.ai.oracle) is deliberately not registered here.
 `games.ai.play.play_match` plays a whole match between bots.
 """
 
@@ -13,7 +15,7 @@ from collections.abc import Callable
 
 from games.ai.base import Bot, NoLegalMove, UnknownBot
 from games.ai.greedy import GreedyBot
-from games.ai.ismcts import IsmctsBot
+from games.ai.hard import HardBot
 from games.ai.random_bot import RandomBot
 
 __all__ = ["Bot", "NoLegalMove", "RandomBot", "UnknownBot", "bot_names", "get_bot"]
@@ -21,7 +23,7 @@ __all__ = ["Bot", "NoLegalMove", "RandomBot", "UnknownBot", "bot_names", "get_bo
 _BOTS: dict[str, Callable[[], Bot]] = {
     RandomBot.name: RandomBot,
     GreedyBot.name: GreedyBot,
-    IsmctsBot.name: IsmctsBot,
+    HardBot.name: HardBot,
 }
 
 

@@ -3,7 +3,8 @@
 After Cowling, Powley and Whitehouse (2012), "Information Set Monte Carlo Tree Search".
 Each iteration draws one determinization (a full state consistent with the bot's view),
 descends one shared tree restricted to the moves legal in that determinization (UCB1 with
-availability counts), expands one node, plays random moves to the end and backs up every
+availability counts), expands one node, plays a rollout to the end (random moves, or the
+game's greedy heuristic with some exploration: `games.ai.rollout`) and backs up every
 seat's reward.
 
 Invariants:
@@ -13,11 +14,12 @@ Invariants:
   `game.sample_hidden` guarantees a sample depends only on what the seat knows
   (tests/engine/test_determinization.py). Without a sampler it falls back to greedy.
 - All randomness comes from the `chance` handed to `choose` (one 256-bit draw per
-  decision keys the search's own stream), so with an iteration budget the same chance
-  gives the same move. A time budget (`seconds`) trades that for a bounded decision time.
+  decision keys the search's own stream, which also seeds the rollouts' `Random`), so
+  with an iteration budget the same chance gives the same move. A time budget
+  (`seconds`) trades that for a bounded decision time.
 - Tree edges are keyed by the seat that moves and the canonical JSON of the move, so
   moves are compared by value across determinizations.
-- Rewards: 1 for a win, 0 for a loss, 0.5 for a draw or a rollout cut at `ROLLOUT_PLIES`;
+- Rewards: 1 for a win, 0 for a loss, 0.5 for a draw or a rollout cut at `rollout_plies`;
   a one-seat game scores its normalised final score, min(1, score / SCORE_SCALE).
 """
 
@@ -25,12 +27,14 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import time
 from collections.abc import Callable
 from typing import Any
 
 from games.ai.base import NoLegalMove
 from games.ai.greedy import GreedyBot
+from games.ai.rollout import Policy, policy_for, rollout
 from games.engine.core import Chance, Game, Move, Outcome
 
 ROLLOUT_PLIES = 200
@@ -73,9 +77,9 @@ class _Node:
         self.available = 1
         self.reward = 0.0
 
-    def ucb(self) -> float:
+    def ucb(self, exploration: float = EXPLORATION) -> float:
         mean = self.reward / self.visits
-        return mean + EXPLORATION * math.sqrt(math.log(self.available) / self.visits)
+        return mean + exploration * math.sqrt(math.log(self.available) / self.visits)
 
 
 def reward(outcome: Outcome | None, seat: int, *, is_solo: bool) -> float:
@@ -90,16 +94,33 @@ def reward(outcome: Outcome | None, seat: int, *, is_solo: bool) -> float:
 
 
 class IsmctsBot:
-    """SO-ISMCTS within `iterations` and `seconds`, whichever runs out first."""
+    """SO-ISMCTS within `iterations` and `seconds`, whichever runs out first.
+
+    `rollout` names the rollout policy ("random", or "greedy" with exploration `epsilon`);
+    a rollout stops after `rollout_plies` moves and then counts as a draw.
+    """
 
     name = "ismcts"
     wants_samples = True  # the platform passes `sample=Determinizer(game, state, seat)`
 
-    def __init__(self, iterations: int | None = 2_000, seconds: float | None = 0.5) -> None:
+    def __init__(
+        self,
+        iterations: int | None = 2_000,
+        seconds: float | None = 0.5,
+        *,
+        rollout: str = "random",
+        epsilon: float = 0.1,
+        rollout_plies: int = ROLLOUT_PLIES,
+        exploration: float = EXPLORATION,
+    ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("ISMCTS needs an iteration or a time budget.")
         self.iterations = iterations
         self.seconds = seconds
+        self.rollout = rollout
+        self.policy: Policy = policy_for(rollout, epsilon)
+        self.rollout_plies = rollout_plies
+        self.exploration = exploration
 
     def choose(
         self,
@@ -117,6 +138,7 @@ class IsmctsBot:
         if len(legal_moves) == 1:
             return legal_moves[0]
         search = Chance(chance.randbelow(1 << 256).to_bytes(32, "big"), "ai/ismcts")
+        rng = random.Random(search.randbelow(1 << 64))
         root = _Node(sample.seat, None)
         legal = {(sample.seat, move_key(move)): move for move in legal_moves}
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -124,7 +146,7 @@ class IsmctsBot:
         while self.iterations is None or done < self.iterations:
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            self._iterate(game, root, sample(search), legal, search)
+            self._iterate(game, root, sample(search), legal, search, rng)
             done += 1
         visited = [key for key in legal if key in root.children]
         if not visited:
@@ -139,6 +161,7 @@ class IsmctsBot:
         state: Any,
         root_legal: dict[tuple[int, str], Move],
         chance: Chance,
+        rng: random.Random,
     ) -> None:
         """One determinized descent, expansion, rollout and backup."""
         node, path = root, [root]
@@ -161,21 +184,12 @@ class IsmctsBot:
             children = [node.children[key] for key in options]
             for child in children:
                 child.available += 1
-            node = max(children, key=_Node.ucb)
+            explore = self.exploration
+            node = max(children, key=lambda child: child.ucb(explore))
             state, _events = game.apply(state, seat, node.move)  # type: ignore[arg-type]
             path.append(node)
-        outcome = game.outcome(_rollout(game, state, chance))
+        _end, outcome = rollout(game, state, self.policy, rng, self.rollout_plies)
         is_solo = game.max_seats == 1
         for visited in path[1:]:
             visited.visits += 1
             visited.reward += reward(outcome, visited.seat, is_solo=is_solo)
-
-
-def _rollout(game: Game, state: Any, chance: Chance) -> Any:
-    """Random play to the end, or until `ROLLOUT_PLIES` moves were made."""
-    for _ply in range(ROLLOUT_PLIES):
-        if game.outcome(state) is not None:
-            break
-        seat = game.to_act(state)[0]
-        state, _events = game.apply(state, seat, chance.choice(game.legal_moves(state, seat)))
-    return state

@@ -5,6 +5,8 @@ Invariants:
   as the web app calls them, so a bot match exercises the same path as a human one. A bot
   with `wants_samples` also gets `sample=Determinizer(game, state, seat)`: a sealed
   sampler of states consistent with its view (`game.sample_hidden`), never the state.
+  Only the benchmark oracle (`sees_state`, games.ai.oracle, never offered to players) is
+  handed the true state, as `truth=Revealed(state, seat)`.
 - Each seat's bot draws from its own chance stream, `Chance(seed, "ai/seat/<n>")`: a
   label the engine never uses, so no bot ever sees (or perturbs) the deal stream, and the
   same seed replays the same match, bots included.
@@ -20,6 +22,7 @@ from typing import Any
 
 from games.ai.base import Bot
 from games.ai.ismcts import Determinizer
+from games.ai.oracle import Revealed
 from games.engine.core import Chance, Game, Move
 
 
@@ -77,7 +80,10 @@ def play_match(
         legal = game.legal_moves(state, seat)
         engine_seconds = timer() - started
         view = game.view(state, seat)
-        if getattr(bots[seat], "wants_samples", False):
+        if getattr(bots[seat], "sees_state", False):  # a benchmark oracle (games.ai.oracle)
+            truth = Revealed(state, seat)
+            move = bots[seat].choose(game, view, legal, chances[seat], truth=truth)  # type: ignore[call-arg]
+        elif getattr(bots[seat], "wants_samples", False):
             sample = Determinizer(game, state, seat)
             move = bots[seat].choose(game, view, legal, chances[seat], sample=sample)  # type: ignore[call-arg]
         else:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from games.ai import RandomBot, get_bot
+from games.ai.hard import HardBot
 from games.ai.ismcts import Determinizer, IsmctsBot, move_key
 from games.ai.play import play_match, seat_chance
 from games.engine import registry
@@ -47,7 +48,7 @@ def decide(bot: IsmctsBot, game: Game, state: Any, seat: int, label: str) -> Mov
 
 def test_it_is_registered_as_hard() -> None:
     bot = get_bot("ismcts")
-    assert isinstance(bot, IsmctsBot) and bot.wants_samples
+    assert isinstance(bot, HardBot) and bot.wants_samples
     assert bot.seconds is not None and bot.seconds <= 1.0
 
 

@@ -87,6 +87,15 @@ def test_ladder_at_a_bigger_table_puts_one_seat_against_the_rest() -> None:
     assert "fair share 33.3%" in table and "greedy v 2x random" in table
 
 
+def test_one_way_ladder_plays_only_the_lone_harder_seat() -> None:
+    args = ("shield", "--seats", "4", "--levels", "random,greedy", "--matches", "4")
+    report = ladder_json(*args, "--one-way")
+    assert report["one_way"] is True
+    assert [(pair["a"], pair["b"]) for pair in report["pairs"]] == [("greedy", "random")]
+    [pair] = report["pairs"]
+    assert pair["a_wins"] + pair["b_wins"] + pair["draws"] + pair["unfinished"] == 4
+
+
 def test_ladder_of_a_one_seat_game_reports_scores_per_level() -> None:
     report = ladder_json("banira", "--levels", "random,greedy", "--matches", "5", "--seed", "2")
     assert report["pairs"] == [] and report["seats"] == 1
@@ -151,6 +160,8 @@ def test_timed_bot_passes_everything_through() -> None:
         (("haymaker", "--ladder", "--fixed-seats"), "always rotates the seats"),
         (("shield", "--ladder", "--seats", "9"), "2 to 8 players, not 9"),
         (("haymaker", "--levels", "random,greedy"), "--levels only goes with --ladder"),
+        (("haymaker", "--one-way"), "--one-way only goes with --ladder"),
+        (("haymaker", "--bots", "oracle,random"), "There is no bot called"),
         (("nosuchgame", "--ladder"), "There is no game called"),
     ],
 )

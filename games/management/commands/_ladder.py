@@ -11,7 +11,11 @@
 - Bigger tables (`--seats` above 2): one seat of level "a" against the rest of level "b",
   the lone seat rotating round the table; both directions of each pair are played (a
   lone Hard among Normals is a different match from a lone Normal among Hards), so every
-  cell of the table is measured. The lone seat's fair share is 1/seats.
+  cell of the table is measured. The lone seat's fair share is 1/seats. `one_way`
+  (`--one-way`) plays only the lone harder level against the easier ones (one Hard and
+  three Normals at Shield), a third of the cost.
+- "oracle" (games.ai.oracle: Hard's search on the true state) is a benchmark level: it
+  is never in the default levels nor in `games.ai.get_bot`, only named in `--levels`.
 - One-seat games: each level plays the same `matches` deals alone; the report gives each
   level's score distribution and, for each pair, the mean score difference per deal with
   a 95% interval (paired on the deal, so the luck of the deal cancels out).
@@ -30,6 +34,7 @@ from typing import Any
 
 from games import ai
 from games.ai.base import Bot
+from games.ai.oracle import OracleBot
 from games.ai.play import play_match
 from games.engine.core import Chance, Game, Move
 from games.management.commands.simulate import (
@@ -42,6 +47,14 @@ from games.management.commands.simulate import (
 )
 
 LADDER_ORDER = ("random", "greedy", "ismcts")  # Easy, Normal, Hard
+BENCHMARK_LEVELS = {"oracle": OracleBot}  # never offered to players
+
+
+def level_bot(name: str) -> Any:
+    """A fresh bot of a ladder level: a registered bot or a benchmark-only one."""
+    if name in BENCHMARK_LEVELS:
+        return BENCHMARK_LEVELS[name]()
+    return ai.get_bot(name)
 
 
 def default_levels() -> list[str]:
@@ -82,13 +95,13 @@ class TimedBot:
         return move
 
 
-def pairings(levels: Sequence[str], seats: int) -> list[tuple[str, str]]:
+def pairings(levels: Sequence[str], seats: int, one_way: bool = False) -> list[tuple[str, str]]:
     """(a, b) pairs to play: harder level first; both ways round above two seats."""
     pairs = []
     for high in range(len(levels)):
         for low in range(high):
             pairs.append((levels[high], levels[low]))
-            if seats > 2:
+            if seats > 2 and not one_way:
                 pairs.append((levels[low], levels[high]))
     return pairs
 
@@ -113,6 +126,7 @@ def ladder(
     seed: int,
     max_plies: int,
     paired: bool = True,
+    one_way: bool = False,
 ) -> dict[str, Any]:
     """Play the ladder and tally it (the JSON `simulate --ladder --json` prints)."""
     started = time.perf_counter()
@@ -124,6 +138,7 @@ def ladder(
         "matches_per_pair": matches,
         "seed": seed,
         "paired": paired and seats > 1,
+        "one_way": one_way and seats > 2,
         "pairs": [],
     }
     if seats == 1:
@@ -131,7 +146,7 @@ def ladder(
     else:
         report["pairs"] = [
             play_pair(game, a, b, seats, matches, seed, max_plies, paired, samples)
-            for a, b in pairings(levels, seats)
+            for a, b in pairings(levels, seats, one_way)
         ]
     report["decision_ms"] = {level: timing(samples[level]) for level in levels}
     report["wall_seconds"] = round(time.perf_counter() - started, 3)
@@ -154,7 +169,7 @@ def play_pair(
     a_wins = b_wins = draws = unfinished = total_plies = 0
     for index in range(matches):
         order = seat_order(seats, index, rotate=True)
-        bots = [TimedBot(ai.get_bot(names[k]), samples[names[k]]) for k in order]
+        bots = [TimedBot(level_bot(names[k]), samples[names[k]]) for k in order]
         deal = match_seed(seed, deal_index(seats, index, paired))
         state, plies, _moves = play_match(game, deal, bots, max_plies=max_plies)
         total_plies += plies
@@ -199,7 +214,7 @@ def solo_runs(
         endings: dict[str, int] = {}
         completed = unfinished = total_plies = 0
         for index in range(matches):
-            bot = TimedBot(ai.get_bot(level), samples[level])
+            bot = TimedBot(level_bot(level), samples[level])
             state, plies, _moves = play_match(
                 game, match_seed(seed, index), [bot], max_plies=max_plies
             )

@@ -114,7 +114,13 @@ class Command(BaseCommand):
         parser.add_argument(
             "--levels",
             help="with --ladder: comma-separated levels, Easy first "
-            "(default: every registered one of random, greedy, ismcts)",
+            "(default: every registered one of random, greedy, ismcts; the benchmark-only "
+            "'oracle', Hard's search on the true state, only when named)",
+        )
+        parser.add_argument(
+            "--one-way",
+            action="store_true",
+            help="with --ladder above two seats: only one harder seat against easier ones",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -123,6 +129,8 @@ class Command(BaseCommand):
             return self._ladder(game, options)
         if options["levels"] is not None:
             raise CommandError("--levels only goes with --ladder.")
+        if options["one_way"]:
+            raise CommandError("--one-way only goes with --ladder.")
         names = self._bot_names(game, options["bots"] or "random", options["seats"])
         if options["matches"] < 1:
             raise CommandError("--matches must be at least 1.")
@@ -162,7 +170,7 @@ class Command(BaseCommand):
             levels = [name.strip() for name in options["levels"].split(",")]
         for name in levels:
             try:
-                ai.get_bot(name)
+                _ladder.level_bot(name)
             except ai.UnknownBot as error:
                 raise CommandError(error.message) from None
         if len(set(levels)) != len(levels):
@@ -179,6 +187,7 @@ class Command(BaseCommand):
             seed=options["seed"],
             max_plies=options["max_plies"],
             paired=options["paired"],
+            one_way=options["one_way"],
         )
         if options["json"]:
             self.stdout.write(json.dumps(report, indent=2))

@@ -1,0 +1,96 @@
+"""Flat determinized Monte Carlo with common random numbers (a Hard search).
+
+For each of `samples` determinizations (full states consistent with the bot's view, from
+the sealed `Determinizer`), every legal move is applied and played out with the same
+rollout stream: each move meets exactly the same hidden cards, future draws and rollout
+randomness, so the difference between two moves' means has far less variance than with
+independent samples (common random numbers). The move with the best mean reward wins.
+
+Invariants:
+- Same contract as `games.ai.ismcts.IsmctsBot`: it sees the view, the legal moves and
+  samples only, and all randomness comes from the `chance` handed to `choose`, so a
+  fixed chance gives a fixed move (no time budget: `samples` is the whole budget, except
+  for an optional `seconds` cap that ends the search after a whole determinization).
+- Rewards as in ISMCTS (`games.ai.ismcts.reward`): 1 win, 0 loss, 0.5 draw or cut
+  rollout; a one-seat game scores its normalised final score.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from games.ai.base import NoLegalMove
+from games.ai.greedy import GreedyBot
+from games.ai.ismcts import ROLLOUT_PLIES, Determinizer, reward
+from games.ai.rollout import Policy, policy_for, rollout
+from games.engine.core import Chance, Game, Move
+
+
+class FlatMonteCarloBot:
+    """The best mean over `samples` shared determinizations and rollout streams."""
+
+    name = "flat"
+    wants_samples = True
+
+    def __init__(
+        self,
+        samples: int = 100,
+        *,
+        rollout: str = "greedy",
+        epsilon: float = 0.1,
+        rollout_plies: int = ROLLOUT_PLIES,
+        seconds: float | None = None,
+    ) -> None:
+        if samples < 1:
+            raise ValueError("flat Monte Carlo needs at least one sample.")
+        self.samples = samples
+        self.rollout = rollout
+        self.policy: Policy = policy_for(rollout, epsilon)
+        self.rollout_plies = rollout_plies
+        self.seconds = seconds
+
+    def choose(
+        self,
+        game: Game,
+        view: dict[str, Any],
+        legal_moves: list[Move],
+        chance: Chance,
+        *,
+        sample: Determinizer | None = None,
+    ) -> Move:
+        if not legal_moves:
+            raise NoLegalMove(f"{game.name}: the flat Monte Carlo bot has no legal move.")
+        if sample is None:
+            return GreedyBot().choose(game, view, legal_moves, chance)
+        if len(legal_moves) == 1:
+            return legal_moves[0]
+        means = self.evaluate(game, legal_moves, chance, sample)
+        best = max(means)
+        return chance.choice(
+            [m for m, mean in zip(legal_moves, means, strict=True) if mean == best]
+        )
+
+    def evaluate(
+        self, game: Game, legal_moves: list[Move], chance: Chance, sample: Determinizer
+    ) -> list[float]:
+        """Each move's mean reward for `sample.seat` over the shared determinizations."""
+        seat, is_solo = sample.seat, game.max_seats == 1
+        search = Chance(chance.randbelow(1 << 256).to_bytes(32, "big"), "ai/flat")
+        totals = [0.0] * len(legal_moves)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        for _k in range(self.samples):
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            state = sample(search)
+            stream = search.randbelow(1 << 64)  # the one rollout stream every move shares
+            for index, move in enumerate(legal_moves):
+                after, _events = game.apply(state, seat, move)
+                _end, outcome = rollout(
+                    game, after, self.policy, random.Random(stream), self.rollout_plies
+                )
+                totals[index] += reward(outcome, seat, is_solo=is_solo)
+            done += 1
+        return [total / done for total in totals]
