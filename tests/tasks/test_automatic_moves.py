@@ -137,3 +137,34 @@ def test_the_hard_ai_searches_over_samples_and_moves_once(alice):
     assert logged.seat == 1 and logged.user is None
     assert match.seats_to_act == (0,) and match.status == Match.Status.ACTIVE
     assert tasks.advance_automatic_seats(match.pk) == 0  # nothing due: no second move
+
+
+def test_the_real_worker_sweeps_an_overdue_match(alice, bob, real_worker):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from games.models import Seat
+
+    match = services.match_create(
+        creator=alice, game_slug="dogblade", opponent="player", invitee_username="bob"
+    )
+    services.match_join(match_id=match.pk, user=bob)
+    match.refresh_from_db()
+    late = match.seats_to_act[0]
+    Seat.objects.filter(match=match, index=late).update(
+        deadline=timezone.now() - dt.timedelta(seconds=1)
+    )
+    tasks.sweep_clocks.delay()
+    tasks.sweep_clocks.delay()  # twice, as a duplicate delivery would: settled once
+    assert wait_for(lambda: Match.objects.get(pk=match.pk).status == Match.Status.FINISHED)
+    match.refresh_from_db()
+    assert match.outcome["reason"] == "timeout" and match.outcome["winners"] == [1 - late]
+
+
+def test_every_beat_entry_names_a_registered_task():
+    from django.conf import settings
+
+    celery_app.loader.import_default_modules()
+    for name, entry in settings.CELERY_BEAT_SCHEDULE.items():
+        assert entry["task"] in celery_app.tasks, f"beat entry {name}: no task {entry['task']}"
