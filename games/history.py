@@ -198,10 +198,12 @@ def history_board(*, match: Match, viewer: Viewer, ply: int) -> dict[str, Any]:
     game = selectors.match_game(match=match)
     names = selectors.seat_names(match=match)
     view = board_view(game, position.state, viewer)
+    is_last = ply == match.ply
+    if is_last:
+        view = selectors.with_recorded_outcome(view, match)
     context = board_context(
         game=game, slug=match.game, view=view, viewer=viewer, log=position.log, names=names
     )
-    is_last = ply == match.ply
     return {
         **context,
         "match": match,

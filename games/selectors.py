@@ -100,6 +100,17 @@ def socket_group_for(*, match_id: int, user: Any) -> str | None:
     return group_for_spectators(match.pk)
 
 
+def with_recorded_outcome(view: Any, match: Match) -> Any:
+    """The view, with the match's result where the engine's state has none: a resignation
+    or a timeout in a two-player game ends the match outside the engine, and the board
+    must show it over (nobody "deciding" any more)."""
+    if not isinstance(view, dict) or not match.outcome or view.get("outcome"):
+        return view
+    if match.status != Match.Status.FINISHED:
+        return view
+    return {**view, "outcome": match.outcome, "to_act": []}
+
+
 def seat_names(*, match: Match) -> list[str]:
     return [seat.label for seat in match.seats.all()]
 
@@ -110,7 +121,7 @@ def match_board(*, match: Match, seat: Seat | None) -> dict[str, Any]:
     presenter = presenter_for(match.game)
     replayed = match_replay(match=match)
     seat_index = seat.index if seat is not None and seat.joined is not None else None
-    view = presenter.decorate(game.view(replayed.state, seat_index))
+    view = presenter.decorate(with_recorded_outcome(game.view(replayed.state, seat_index), match))
     names = seat_names(match=match)
     is_playing = match.status == Match.Status.ACTIVE and seat_index is not None
     is_my_turn = is_playing and seat_index in match.seats_to_act
@@ -179,8 +190,9 @@ class Clock:
 
 
 def clocks(*, match: Match, now: Any = None) -> list[Clock]:
-    """The clocks of a timed match's human seats (empty without a time control)."""
-    if not match.is_timed:
+    """The clocks of a timed match's human seats (none without a time control, and none
+    once the match is over)."""
+    if not match.is_timed or match.status != Match.Status.ACTIVE:
         return []
     now = now or timezone.now()
     result = []

@@ -2,6 +2,7 @@
 
 import datetime as dt
 
+import pytest
 from django.utils import timezone
 
 from games import services
@@ -127,3 +128,18 @@ def test_an_expired_table_says_so(client, alice):
     clock.sweep()
     client.force_login(alice)
     assert "Nobody took the open seats" in client.get(match.get_absolute_url()).content.decode()
+
+
+@pytest.mark.parametrize("game", ["dogblade", "grimhand", "haymaker"])
+def test_a_resigned_match_shows_it_is_over_and_no_clock(client, alice, bob, game):
+    match = services.match_create(
+        creator=alice, game_slug=game, opponent="player", invitee_username="bob"
+    )
+    services.match_join(match_id=match.pk, user=bob)
+    services.match_resign(match_id=match.pk, user=bob)
+    client.force_login(alice)
+    html = client.get(match.get_absolute_url()).content.decode()
+    assert "You won: they resigned!" in html
+    assert "is deciding" not in html and "Thinking…" not in html and "Your move" not in html
+    assert 'data-testid="clocks"' not in html
+    assert 'data-testid="outcome"' in html or game == "dogblade"
