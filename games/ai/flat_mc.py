@@ -4,7 +4,11 @@ For each of `samples` determinizations (full states consistent with the bot's vi
 the sealed `Determinizer`), every legal move is applied and played out with the same
 rollout stream: each move meets exactly the same hidden cards, future draws and rollout
 randomness, so the difference between two moves' means has far less variance than with
-independent samples (common random numbers). The move with the best mean reward wins.
+independent samples (common random numbers). The move with the best mean reward wins;
+with `prior="greedy"` the greedy bot's move is kept unless the best move beats it by
+more than `z` standard errors of their paired (per-determinization) difference, so a
+search too short to resolve small differences falls back on the tuned heuristic instead
+of on noise.
 
 Invariants:
 - Same contract as `games.ai.ismcts.IsmctsBot`: it sees the view, the legal moves and
@@ -17,7 +21,9 @@ Invariants:
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 import time
 from typing import Any
 
@@ -42,9 +48,15 @@ class FlatMonteCarloBot:
         epsilon: float = 0.1,
         rollout_plies: int = ROLLOUT_PLIES,
         seconds: float | None = None,
+        prior: str | None = None,
+        z: float = 2.0,
     ) -> None:
         if samples < 1:
             raise ValueError("flat Monte Carlo needs at least one sample.")
+        if prior not in (None, "greedy"):
+            raise ValueError(f"unknown prior {prior!r} (known: greedy)")
+        self.prior = prior
+        self.z = z
         self.samples = samples
         self.rollout = rollout
         self.policy: Policy = policy_for(rollout, epsilon)
@@ -66,22 +78,41 @@ class FlatMonteCarloBot:
             return GreedyBot().choose(game, view, legal_moves, chance)
         if len(legal_moves) == 1:
             return legal_moves[0]
-        means = self.evaluate(game, legal_moves, chance, sample)
+        rewards = self.rewards(game, legal_moves, chance, sample)
+        means = [statistics.fmean(row) for row in rewards]
         best = max(means)
+        if self.prior == "greedy":
+            base = legal_moves.index(GreedyBot().choose(game, view, legal_moves, chance))
+            top = means.index(best)
+            differences = [a - b for a, b in zip(rewards[top], rewards[base], strict=True)]
+            return legal_moves[top] if self._beats(differences) else legal_moves[base]
         return chance.choice(
             [m for m, mean in zip(legal_moves, means, strict=True) if mean == best]
         )
+
+    def _beats(self, differences: list[float]) -> bool:
+        """Whether the paired differences' mean is more than `z` standard errors above 0."""
+        if len(differences) < 2:
+            return False
+        mean = statistics.fmean(differences)
+        error = statistics.stdev(differences) / math.sqrt(len(differences))
+        return mean > 0 and mean > self.z * error
 
     def evaluate(
         self, game: Game, legal_moves: list[Move], chance: Chance, sample: Determinizer
     ) -> list[float]:
         """Each move's mean reward for `sample.seat` over the shared determinizations."""
+        return [statistics.fmean(row) for row in self.rewards(game, legal_moves, chance, sample)]
+
+    def rewards(
+        self, game: Game, legal_moves: list[Move], chance: Chance, sample: Determinizer
+    ) -> list[list[float]]:
+        """Each move's reward in each shared determinization (one row per move)."""
         seat, is_solo = sample.seat, game.max_seats == 1
         search = Chance(chance.randbelow(1 << 256).to_bytes(32, "big"), "ai/flat")
-        totals = [0.0] * len(legal_moves)
+        rows: list[list[float]] = [[] for _move in legal_moves]
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        done = 0
-        for _k in range(self.samples):
+        for done in range(self.samples):
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
             state = sample(search)
@@ -91,6 +122,5 @@ class FlatMonteCarloBot:
                 _end, outcome = rollout(
                     game, after, self.policy, random.Random(stream), self.rollout_plies
                 )
-                totals[index] += reward(outcome, seat, is_solo=is_solo)
-            done += 1
-        return [total / done for total in totals]
+                rows[index].append(reward(outcome, seat, is_solo=is_solo))
+        return rows

@@ -25,7 +25,16 @@ GUARD_SECONDS = 0.9
 DEFAULT: dict[str, Any] = {"search": "ismcts", "iterations": 400, "rollout": "random"}
 
 HARD: dict[str, dict[str, Any]] = {
-    "grimhand": {"search": "flat", "samples": 40, "rollout": "greedy", "epsilon": 0.05},
+    # Luck-dominated and the heuristic is tuned: 40 plain samples lost to it (47.9%), so
+    # the search only overrides greedy's move when it is sure (paired z-test on CRN).
+    "grimhand": {
+        "search": "flat",
+        "samples": 48,
+        "rollout": "greedy",
+        "epsilon": 0.05,
+        "prior": "greedy",
+        "z": 2.0,
+    },
     "haymaker": {"search": "flat", "samples": 30, "rollout": "greedy", "epsilon": 0.1},
     "shield": {"search": "flat", "samples": 8, "rollout": "greedy", "epsilon": 0.1},
     # One seat: a pure greedy continuation makes each sample a one-step improvement on

@@ -12,6 +12,7 @@ import pytest
 
 from games.ai import RandomBot, get_bot
 from games.ai.flat_mc import FlatMonteCarloBot
+from games.ai.greedy import GreedyBot, evaluator_for
 from games.ai.hard import GUARD_SECONDS, HARD, HardBot, config_for, searcher
 from games.ai.ismcts import Determinizer, IsmctsBot, move_key
 from games.ai.play import play_match
@@ -161,3 +162,24 @@ def test_hard_decides_like_its_configured_search(slug: str) -> None:
     assert move_key(decide(HardBot(seconds=None), game, state, seat, "hard")) == move_key(
         decide(unguarded, game, state, seat, "hard")
     )
+
+
+def test_a_greedy_prior_keeps_greedys_move_unless_the_search_is_sure() -> None:
+    game = registry.get("grimhand")
+    for position, state in enumerate(positions(game, 2, 6)[:6]):
+        seat = game.to_act(state)[0]
+        legal = game.legal_moves(state, seat)
+        view = game.view(state, seat)
+        label = f"prior/{position}"
+        never = FlatMonteCarloBot(6, prior="greedy", z=1e9)  # no margin is ever enough
+        greedy_move = GreedyBot().choose(game, view, legal, Chance(seed_for(label), "bot"))
+        kept = decide(never, game, state, seat, label)
+        assert kept in legal
+        # With an impossible margin the greedy move stands (ties aside: same evaluation).
+        evaluate = evaluator_for("grimhand")
+        assert evaluate is not None and evaluate(view, kept) == evaluate(view, greedy_move)
+    assert FlatMonteCarloBot(2, prior="greedy")._beats([0.5, 0.5, 0.6])
+    assert not FlatMonteCarloBot(2, prior="greedy")._beats([1.0, -1.0, 0.1])
+    assert not FlatMonteCarloBot(2, prior="greedy")._beats([1.0])
+    with pytest.raises(ValueError, match="unknown prior"):
+        FlatMonteCarloBot(2, prior="oracle")
