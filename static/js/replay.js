@@ -18,6 +18,9 @@
     var control = document.querySelector('.replay-bar [data-step="' + step + '"]');
     if (!control || control.disabled) return;
     event.preventDefault();
+    // A key pressed right after a swap can beat htmx to the new bar: make sure the link is
+    // wired to htmx before pressing it, or the browser would load the whole page instead.
+    if (window.htmx) window.htmx.process(control);
     control.click();
   });
 
