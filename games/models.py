@@ -7,6 +7,7 @@ here holds game logic. Every write goes through games.services.
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -97,6 +98,20 @@ class Match(models.Model):
     @property
     def is_paused(self) -> bool:
         return self.paused_at is not None
+
+    def is_overdue(self, seat: Seat, now: Any) -> bool:
+        """Whether `seat` is to act and its deadline has passed by `now` (never while the
+        match is paused or not in play): what the clock settles on time."""
+        return (
+            self.status == self.Status.ACTIVE
+            and not self.is_paused
+            and seat.deadline is not None
+            and seat.deadline <= now
+            and seat.index in self.seats_to_act
+        )
+
+    def overdue_seats(self, now: Any) -> list[Seat]:
+        return [seat for seat in self.seats.all() if self.is_overdue(seat, now)]
 
     @property
     def pause_seats(self) -> tuple[int, ...]:

@@ -218,17 +218,6 @@ def clocks(*, match: Match, now: Any = None) -> list[Clock]:
     return result
 
 
-def is_overdue(*, match: Match, now: Any = None) -> bool:
-    """Whether a seat's deadline has passed and nobody settled it yet (cheap, no query
-    beyond the prefetched seats)."""
-    now = now or timezone.now()
-    return (
-        match.status == Match.Status.ACTIVE
-        and not match.is_paused
-        and any(seat.deadline is not None and seat.deadline <= now for seat in match.seats.all())
-    )
-
-
 def _can_rematch(match: Match, seat_index: int | None) -> bool:
     return (
         seat_index is not None
@@ -373,8 +362,11 @@ def open_matches(*, user: Any, min_reliability: int | None = None) -> list[Match
         matches = matches.exclude(seats__user=user)
     matches = matches.select_related("created_by").prefetch_related("seats__user__profile")
     listed = []
+    by_host: dict[Any, Reliability] = {}  # one host often has several tables open
     for match in matches.order_by("-created")[:200]:
-        match.host_reliability = reliability(user=match.created_by)
+        if match.created_by_id not in by_host:
+            by_host[match.created_by_id] = reliability(user=match.created_by)
+        match.host_reliability = by_host[match.created_by_id]
         if min_reliability and not match.host_reliability.at_least(min_reliability):
             continue
         listed.append(match)

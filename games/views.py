@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
@@ -72,7 +73,7 @@ def _read_match(match_id: int) -> Match | None:
     """The match, with any overdue turn settled first (so a timed-out match ends when it is
     read, even with no beat sweeper running)."""
     match = selectors.match_get(match_id=match_id)
-    if match is not None and selectors.is_overdue(match=match):
+    if match is not None and match.overdue_seats(timezone.now()):
         services.match_settle_overdue(match_id=match_id)
         match = selectors.match_get(match_id=match_id)
     return match

@@ -130,18 +130,6 @@ def clocks_new_table(match: Match) -> None:
 # --- settling overdue turns -----------------------------------------------------------------
 
 
-def overdue_seat(match: Match, seat: Seat | None, now: dt.datetime | None = None) -> bool:
-    now = now or timezone.now()
-    return (
-        seat is not None
-        and match.status == Match.Status.ACTIVE
-        and not match.is_paused
-        and seat.deadline is not None
-        and seat.deadline <= now
-        and seat.index in match.seats_to_act
-    )
-
-
 def match_settle_overdue(*, match_id: int, now: dt.datetime | None = None) -> int:
     """Every seat of this match whose deadline has passed loses on time; returns how many.
 
@@ -155,7 +143,7 @@ def match_settle_overdue(*, match_id: int, now: dt.datetime | None = None) -> in
     with transaction.atomic():
         match = locked(match_id)
         for seat in match.seats.select_for_update().order_by("index"):
-            if not overdue_seat(match, seat, now):
+            if not match.is_overdue(seat, now):
                 continue
             seat.timed_out = True
             seat.save(update_fields=["timed_out"])
@@ -191,7 +179,11 @@ def sweep(now: dt.datetime | None = None) -> dict[str, int]:
     for pk in Match.objects.filter(
         status=Match.Status.ACTIVE, paused_at__lte=now - MAX_PAUSE
     ).values_list("pk", flat=True):
-        resumed += _resume(pk, now=now, by=None)
+        with transaction.atomic():
+            match = locked(pk)
+            if match.is_paused:
+                _resume_locked(match, now)
+                resumed += 1
     expired = tables_expire(now=now)
     return {"timeouts": timeouts, "resumed": resumed, "expired": expired}
 
@@ -284,27 +276,23 @@ def match_resume(*, match_id: int, user: Any, now: dt.datetime | None = None) ->
         _my_seat(match, user)
         if not match.is_paused:
             raise CannotCreate("This match is not paused.")
-    _resume(match_id, now=now or timezone.now(), by=user)
-    return Match.objects.get(pk=match_id)
+        _resume_locked(match, now or timezone.now())
+    return match
 
 
-def _resume(match_id: int, *, now: dt.datetime, by: Any) -> int:
-    with transaction.atomic():
-        match = locked(match_id)
-        if not match.is_paused:
-            return 0
-        paused_for = now - match.paused_at
-        for seat in match.seats.all():
-            if seat.paused_seconds_left is not None:
-                seat.deadline = now + dt.timedelta(seconds=seat.paused_seconds_left)
-                seat.paused_seconds_left = None
-                if seat.turn_started is not None:
-                    seat.turn_started += paused_for
-                seat.save(update_fields=["deadline", "paused_seconds_left", "turn_started"])
-        match.paused_at = None
-        match.save(update_fields=["paused_at", "updated"])
-        after_commit(match)
-    return 1
+def _resume_locked(match: Match, now: dt.datetime) -> None:
+    """Restart every stopped clock with the time it had left (the match row is locked)."""
+    paused_for = now - match.paused_at
+    for seat in match.seats.all():
+        if seat.paused_seconds_left is not None:
+            seat.deadline = now + dt.timedelta(seconds=seat.paused_seconds_left)
+            seat.paused_seconds_left = None
+            if seat.turn_started is not None:
+                seat.turn_started += paused_for
+            seat.save(update_fields=["deadline", "paused_seconds_left", "turn_started"])
+    match.paused_at = None
+    match.save(update_fields=["paused_at", "updated"])
+    after_commit(match)
 
 
 # --- vacations ------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from games import selectors
 from games.engine import registry
@@ -42,7 +43,7 @@ def move_submit(
         seat = selectors.seat_of(match=match, user=user)
         if seat is None or seat.joined is None:
             raise NotSeated("You are not playing in this match.")
-        is_late = clock.overdue_seat(match, seat)
+        is_late = match.is_overdue(seat, timezone.now())
         if not is_late:
             return apply_locked(match, seat, ply, move, user=user, move_id=move_id or None)
     # Too late: nothing of the move is written; the timeout is settled on its own.
