@@ -101,19 +101,30 @@ def match_create(
             private_until=private_until,
             move_seconds=move_seconds,
         )
-        Seat.objects.create(match=match, index=0, user=creator, joined=now)
+        _seat_add(match, 0, user=creator, joined=now)
         for index, (spec, invitee) in enumerate(zip(others, invitees, strict=True), start=1):
             if spec.kind == "ai":
-                Seat.objects.create(
-                    match=match, index=index, kind=Seat.Kind.AI, ai_level=spec.ai_level, joined=now
-                )
+                _seat_add(match, index, ai_level=spec.ai_level, joined=now)
             else:
-                seat = Seat.objects.create(match=match, index=index, user=invitee)
-                if invitee is not None:
-                    seat_invited.send(sender=Seat, seat=seat, match=match)
+                _seat_add(match, index, user=invitee)
         clock.clocks_new_table(match)
         _start_if_full(match)
     return match
+
+
+def _seat_add(
+    match: Match, index: int, *, user: Any = None, ai_level: str = "", joined: Any = None
+) -> Seat:
+    """One seat of a new table: the AI (`ai_level`), a player (`joined` when seated at
+    once, else invited, which is announced), or an open seat (no user)."""
+    if ai_level:
+        return Seat.objects.create(
+            match=match, index=index, kind=Seat.Kind.AI, ai_level=ai_level, joined=joined
+        )
+    seat = Seat.objects.create(match=match, index=index, user=user, joined=joined)
+    if user is not None and joined is None:
+        seat_invited.send(sender=Seat, seat=seat, match=match)
+    return seat
 
 
 def _open_game(game_slug: str) -> Game:
@@ -298,16 +309,9 @@ def _rematch_open(match: Match, user: Any) -> Match:
     for old in old_seats:
         index = (old.index + 1) % match.size
         if old.is_ai:
-            Seat.objects.create(
-                match=rematch, index=index, kind=Seat.Kind.AI, ai_level=old.ai_level, joined=now
-            )
+            _seat_add(rematch, index, ai_level=old.ai_level, joined=now)
         else:
-            is_me = old.user_id == user.pk
-            seat = Seat.objects.create(
-                match=rematch, index=index, user=old.user, joined=now if is_me else None
-            )
-            if not is_me:
-                seat_invited.send(sender=Seat, seat=seat, match=rematch)
+            _seat_add(rematch, index, user=old.user, joined=now if old.user_id == user.pk else None)
     clock.clocks_new_table(rematch)
     _start_if_full(rematch)
     return rematch
