@@ -15,6 +15,8 @@ from games.ai.ismcts import Determinizer, IsmctsBot, move_key
 from games.ai.play import play_match, seat_chance
 from games.engine import registry
 from games.engine.core import Chance, Game, Move
+from tests import searching
+from tests.searching import choice_positions
 
 SEATS = {"banira": 1, "dogblade": 2, "grimhand": 2, "haymaker": 2, "shield": 4}
 
@@ -25,25 +27,11 @@ def seed_for(label: str) -> bytes:
 
 def positions(game: Game, seats: int, index: int) -> list[Any]:
     """Positions of one random match where somebody has more than one legal move."""
-    seed = seed_for(f"{game.slug}/{index}")
-    _state, _plies, moves = play_match(game, seed, [RandomBot() for _ in range(seats)])
-    state = game.new(seats, seed)
-    found = []
-    for seat, move in moves:
-        if len(game.legal_moves(state, seat)) > 1:
-            found.append(state)
-        state, _events = game.apply(state, seat, move)
-    return found
+    return choice_positions(game, seats, seed_for(f"{game.slug}/{index}"))
 
 
 def decide(bot: IsmctsBot, game: Game, state: Any, seat: int, label: str) -> Move:
-    return bot.choose(
-        game,
-        game.view(state, seat),
-        game.legal_moves(state, seat),
-        Chance(seed_for(label), "bot"),
-        sample=Determinizer(game, state, seat),
-    )
+    return searching.decide(bot, game, state, seat, seed_for(label))
 
 
 def test_it_is_registered_as_hard() -> None:

@@ -10,15 +10,16 @@ from typing import Any
 
 import pytest
 
-from games.ai import RandomBot, get_bot
+from games.ai import get_bot
 from games.ai.flat_mc import FlatMonteCarloBot
 from games.ai.greedy import GreedyBot, evaluator_for
 from games.ai.hard import GUARD_SECONDS, HARD, HardBot, config_for, searcher
 from games.ai.ismcts import Determinizer, IsmctsBot, move_key
-from games.ai.play import play_match
 from games.ai.rollout import GreedyPolicy, policy_for, random_policy, rollout
 from games.engine import registry
 from games.engine.core import Chance, Game, Move
+from tests import searching
+from tests.searching import choice_positions
 
 SEATS = {"banira": 1, "dogblade": 2, "grimhand": 2, "haymaker": 2, "shield": 4}
 
@@ -28,25 +29,12 @@ def seed_for(label: str) -> bytes:
 
 
 def positions(game: Game, seats: int, index: int) -> list[Any]:
-    seed = seed_for(f"{game.slug}/{index}")
-    _state, _plies, moves = play_match(game, seed, [RandomBot() for _ in range(seats)])
-    state = game.new(seats, seed)
-    found = []
-    for seat, move in moves:
-        if len(game.legal_moves(state, seat)) > 1:
-            found.append(state)
-        state, _events = game.apply(state, seat, move)
-    return found
+    """Positions of one random match where somebody has more than one legal move."""
+    return choice_positions(game, seats, seed_for(f"{game.slug}/{index}"))
 
 
 def decide(bot: Any, game: Game, state: Any, seat: int, label: str) -> Move:
-    return bot.choose(
-        game,
-        game.view(state, seat),
-        game.legal_moves(state, seat),
-        Chance(seed_for(label), "bot"),
-        sample=Determinizer(game, state, seat),
-    )
+    return searching.decide(bot, game, state, seat, seed_for(label))
 
 
 def bots() -> list[Any]:
