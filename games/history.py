@@ -230,18 +230,7 @@ def board_context(
         view["bar"] = presenter.action_bar(
             view={**view, "to_act": []}, cards=(), is_legal=lambda action: False
         )
-    lines = [
-        {
-            "ply": entry.ply,
-            "seat": entry.seat,
-            "events": [
-                {"type": event.type, "text": presenter.describe(event, names), **event.data}
-                for event in entry.events
-                if viewer.sees(event)
-            ],
-        }
-        for entry in log
-    ]
+    lines = selectors.log_lines(presenter=presenter, log=log, names=names, sees=viewer.sees)
     return {
         "game": game,
         "presenter": presenter,

@@ -7,6 +7,7 @@ the source of truth. Nothing here writes.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -100,6 +101,29 @@ def socket_group_for(*, match_id: int, user: Any) -> str | None:
     return group_for_spectators(match.pk)
 
 
+def log_lines(
+    *,
+    presenter: Any,
+    log: Sequence[LoggedMove],
+    names: Sequence[str],
+    sees: Callable[[Event], bool],
+) -> list[dict[str, Any]]:
+    """The match log as boards show it: each move's events that the viewer `sees`, in
+    words, oldest first."""
+    return [
+        {
+            "ply": entry.ply,
+            "seat": entry.seat,
+            "events": [
+                {"type": event.type, "text": presenter.describe(event, names), **event.data}
+                for event in entry.events
+                if sees(event)
+            ],
+        }
+        for entry in log
+    ]
+
+
 def with_recorded_outcome(view: Any, match: Match) -> Any:
     """The view, with the match's result where the engine's state has none: a resignation
     or a timeout in a two-player game ends the match outside the engine, and the board
@@ -126,18 +150,12 @@ def match_board(*, match: Match, seat: Seat | None) -> dict[str, Any]:
     is_playing = match.status == Match.Status.ACTIVE and seat_index is not None
     is_my_turn = is_playing and seat_index in match.seats_to_act
     seat_clocks = clocks(match=match)
-    log = [
-        {
-            "ply": entry.ply,
-            "seat": entry.seat,
-            "events": [
-                {"type": event.type, "text": presenter.describe(event, names), **event.data}
-                for event in entry.events
-                if event.is_visible_to(seat_index)
-            ],
-        }
-        for entry in replayed.log[-LOG_LINES:]
-    ]
+    log = log_lines(
+        presenter=presenter,
+        log=replayed.log[-LOG_LINES:],
+        names=names,
+        sees=lambda event: event.is_visible_to(seat_index),
+    )
     return {
         "match": match,
         "game": game,
