@@ -12,6 +12,7 @@ from django.db.models import F, Prefetch
 from accounts.models import Profile
 from games.engine import registry
 from games.models import Match, Seat
+from games.selectors import opponent_names
 
 
 @dataclass(frozen=True)
@@ -132,9 +133,7 @@ def player_recent_matches(*, user: AbstractBaseUser, limit: int = 10) -> list[Re
             finished=seat.match.finished,
             result=_result(seat=seat),
             reason=str((seat.match.outcome or {}).get("reason") or "").replace("_", " "),
-            opponents=tuple(
-                other.label for other in seat.match.seats.all() if other.index != seat.index
-            ),
+            opponents=tuple(opponent_names(match=seat.match, seat_index=seat.index)),
         )
         for seat in seats
     ]

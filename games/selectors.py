@@ -135,6 +135,11 @@ def with_recorded_outcome(view: Any, match: Match) -> Any:
     return {**view, "outcome": match.outcome, "to_act": []}
 
 
+def opponent_names(*, match: Match, seat_index: int | None) -> list[str]:
+    """Everyone at the table but `seat_index`, by name, in seat order."""
+    return [seat.label for seat in match.seats.all() if seat.index != seat_index]
+
+
 def seat_names(*, match: Match) -> list[str]:
     return [seat.label for seat in match.seats.all()]
 
@@ -349,7 +354,7 @@ def matches_for_user(*, user: Any) -> dict[str, list[Match]]:
     for seat in seats[:200]:
         match = seat.match
         match.my_seat = seat
-        match.opponent_names = [s.label for s in match.seats.all() if s.index != seat.index]
+        match.opponent_names = opponent_names(match=match, seat_index=seat.index)
         if match.status == Match.Status.ACTIVE:
             groups["my_turn" if seat.index in match.seats_to_act else "their_turn"].append(match)
         elif match.status == Match.Status.WAITING:

@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from games.models import Match, Seat
+from games.selectors import opponent_names
 from inbox.models import Notification
 
 LIST_LIMIT = 50
@@ -72,7 +73,11 @@ def matches_waiting_for(*, user: Any) -> list[Match]:
 
 
 def opponents_of(*, match: Match, user_id: int | None) -> list[str]:
-    return [seat.label for seat in match.seats.all() if seat.user_id != user_id or seat.is_ai]
+    mine = next(
+        (seat.index for seat in match.seats.all() if seat.user_id == user_id and not seat.is_ai),
+        None,
+    )
+    return opponent_names(match=match, seat_index=mine)
 
 
 def is_against_ai_only(*, match: Match, user_id: int | None) -> bool:
