@@ -28,6 +28,7 @@ class NewMatchForm(forms.Form):
         choices=[(level, label) for level, label in AI_LEVELS.items()],
         initial="random",
         label="AI level",
+        widget=forms.Select(attrs={"aria-describedby": "ai-level-help"}),
     )
     time_control = forms.ChoiceField(
         choices=[("", "Pick for me (a day per move with players, none against the AI)")]

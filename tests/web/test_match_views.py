@@ -204,6 +204,14 @@ def test_lobby_creates_an_ai_match_that_the_ai_answers(client, alice):
     assert match.status == Match.Status.ACTIVE
 
 
+def test_the_lobby_explains_the_ai_levels(client, alice):
+    page = _login(client, alice).get(reverse("games:lobby")).content.decode()
+    for level, label in (("random", "Easy"), ("greedy", "Normal"), ("ismcts", "Hard")):
+        assert f'value="{level}"' in page and f">{label}</option>" in page
+    assert 'aria-describedby="ai-level-help"' in page
+    assert "Hard plays about as well as Normal" in page  # Grimhand: see docs/benchmarks.md
+
+
 @pytest.mark.parametrize(
     ("post", "message"),
     [
