@@ -103,8 +103,10 @@ def results(position: Position, seat: int, move: int) -> list[tuple[float, Posit
     return outcomes
 
 
-def solve(first: Policy | None, second: Policy) -> float:
-    """Seat 0's chance to win, averaged over who moves first.
+def solve(
+    first: Policy | None, second: Policy, start: Position = START, movers: tuple[int, ...] = (0, 1)
+) -> float:
+    """Seat 0's chance to win from `start`, averaged over who moves first (`movers`).
 
     `first` is seat 0's policy, None for the best response; `second` is seat 1's.
     """
@@ -135,7 +137,7 @@ def solve(first: Policy | None, second: Policy) -> float:
                 total += probability * value(following, 1 - turn)
         return total
 
-    chance = (value(START, 0) + value(START, 1)) / 2
+    chance = sum(value(start, turn) for turn in movers) / len(movers)
     solve.positions = len(memo)  # type: ignore[attr-defined]
     return chance
 
