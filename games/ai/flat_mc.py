@@ -27,9 +27,8 @@ import statistics
 import time
 from typing import Any
 
-from games.ai.base import NoLegalMove
 from games.ai.greedy import GreedyBot
-from games.ai.ismcts import ROLLOUT_PLIES, Determinizer, reward
+from games.ai.ismcts import ROLLOUT_PLIES, Determinizer, reward, unsearched
 from games.ai.rollout import Policy, policy_for, rollout
 from games.engine.core import Chance, Game, Move
 
@@ -72,12 +71,9 @@ class FlatMonteCarloBot:
         *,
         sample: Determinizer | None = None,
     ) -> Move:
-        if not legal_moves:
-            raise NoLegalMove(f"{game.name}: the flat Monte Carlo bot has no legal move.")
-        if sample is None:
-            return GreedyBot().choose(game, view, legal_moves, chance)
-        if len(legal_moves) == 1:
-            return legal_moves[0]
+        settled = unsearched(game, view, legal_moves, chance, sample, "flat Monte Carlo")
+        if settled is not None:
+            return settled
         rewards = self.rewards(game, legal_moves, chance, sample)
         means = [statistics.fmean(row) for row in rewards]
         best = max(means)

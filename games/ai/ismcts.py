@@ -59,6 +59,28 @@ class Determinizer:
         return self._draw(chance)
 
 
+def unsearched(
+    game: Game,
+    view: dict[str, Any],
+    legal_moves: list[Move],
+    chance: Chance,
+    sample: Determinizer | None,
+    bot: str,
+) -> Move | None:
+    """The move a searching bot makes without a search, or None when it must search.
+
+    No legal move raises `NoLegalMove`; without a sampler the bot plays greedy's move; a
+    single legal move is played as it is.
+    """
+    if not legal_moves:
+        raise NoLegalMove(f"{game.name}: the {bot} bot was asked to move with no legal move.")
+    if sample is None:
+        return GreedyBot().choose(game, view, legal_moves, chance)
+    if len(legal_moves) == 1:
+        return legal_moves[0]
+    return None
+
+
 def move_key(move: Move) -> str:
     """The canonical text of a move: equal moves give equal keys in any determinization."""
     return json.dumps(move, sort_keys=True, separators=(",", ":"))
@@ -131,12 +153,9 @@ class IsmctsBot:
         *,
         sample: Determinizer | None = None,
     ) -> Move:
-        if not legal_moves:
-            raise NoLegalMove(f"{game.name}: the ISMCTS bot was asked to move with no legal move.")
-        if sample is None:
-            return GreedyBot().choose(game, view, legal_moves, chance)
-        if len(legal_moves) == 1:
-            return legal_moves[0]
+        settled = unsearched(game, view, legal_moves, chance, sample, "ISMCTS")
+        if settled is not None:
+            return settled
         search = Chance(chance.randbelow(1 << 256).to_bytes(32, "big"), "ai/ismcts")
         rng = random.Random(search.randbelow(1 << 64))
         root = _Node(sample.seat, None)
