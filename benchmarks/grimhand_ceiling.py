@@ -20,11 +20,12 @@ otherwise draw from the deck whose Death chance (halved with a full slot), less 
 attack card's `SAFE_TURN` bonus, is lowest. Easy picks uniformly among the legal moves,
 like the random bot. The best response is computed by expectimax: at each of its turns it
 takes the move with the highest chance to win against the opponent's known policy, so
-it is an upper bound for every strategy that sees only what a seat may see, searching
-or not.
+in the model no strategy that sees only what a seat may see wins more, searching or not.
+(HP adds what the model leaves out: tests/engine/grimhand/test_ceiling_model.py checks
+the model against the engine on decks where HP never decides.)
 
-Run: `.venv/bin/python benchmarks/grimhand_ceiling.py` (about 4 minutes, 3 GB of memory:
-the best response against Normal visits 11 million positions). It writes
+Run: `.venv/bin/python benchmarks/grimhand_ceiling.py` (13 minutes and 4.5 GB of memory;
+the largest solve, the best response against Easy, visits 17 million positions). It writes
 `results/grimhand_ceiling.json` and never fails: it measures a bound, it has no target.
 """
 
