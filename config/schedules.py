@@ -14,6 +14,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "task": "inbox.tasks.send_digests",
         "schedule": crontab(minute=5),
     },
+    # Notifications older than 90 days whose match is over (the rest of the ledger stays).
+    "inbox-prune-notifications": {
+        "task": "inbox.tasks.prune_notifications",
+        "schedule": crontab(minute=30, hour=4),
+    },
     # Clocks: settle overdue turns, end forgotten pauses, expire unjoined tables (also done
     # when a match is read, and by `manage.py settle_overdue`).
     "games-sweep-clocks": {

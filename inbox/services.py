@@ -36,6 +36,7 @@ EMAIL_KINDS = {Kind.TURN, Kind.LATE, Kind.INVITE, Kind.REMATCH}
 LATE_SHARE = 0.8  # the "running late" reminder, at this share of the turn's time used
 TURN_CATCH_UP = dt.timedelta(hours=1)  # the beat sends "your turn" missed this recently
 AUTOPLAY_GRACE = dt.timedelta(minutes=1)  # auto-play seats: only once the server did not move
+KEEP_FOR = dt.timedelta(days=90)  # notifications older than this go, once their match is over
 
 
 # --- settings --------------------------------------------------------------------------------
@@ -411,3 +412,22 @@ def digest_send(*, user: Any, now: dt.datetime | None = None) -> bool:
             context={"lines": lines, "my_matches": _absolute(reverse("games:my_matches"))},
         )
     return True
+
+
+# --- pruning ---------------------------------------------------------------------------------
+
+
+def notifications_prune(*, now: dt.datetime | None = None) -> int:
+    """Delete notifications older than `KEEP_FOR` whose match is over (or that have none).
+
+    Rows are the at-most-once ledger, so only rows whose key can never come back go: every
+    key of a match names its seat, turn, deadline or the match itself, which a finished or
+    cancelled match never produces again, and a digest's key names its (past) day.
+    Returns how many rows were deleted.
+    """
+    now = now or timezone.now()
+    over = [Match.Status.FINISHED, Match.Status.CANCELLED]
+    old = Notification.objects.filter(created__lt=now - KEEP_FOR)
+    stale = old.filter(match__isnull=True) | old.filter(match__status__in=over)
+    deleted, _by_model = Notification.objects.filter(pk__in=stale.values("pk")).delete()
+    return deleted

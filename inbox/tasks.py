@@ -38,6 +38,12 @@ def send_digests() -> int:
     return services.digests_send()
 
 
+@shared_task(ignore_result=True)
+def prune_notifications() -> int:
+    """The daily clean-up: notifications older than 90 days whose match is over."""
+    return services.notifications_prune()
+
+
 @shared_task(**TASK)
 def email_notification(notification_id: int) -> bool:
     return services.notification_email(notification_id=notification_id)
