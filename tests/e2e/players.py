@@ -1,6 +1,7 @@
 """What the browser tests share: a player in their own browser context, and the steps every
 game's test takes the same way (sign up, name an opponent from the lobby, accept from
-"My matches", find my seat, keep screenshots when a test fails).
+"My matches", find my seat, all four at once for a two-player match, keep screenshots when
+a test fails).
 
 Game-specific helpers stay in each test file, on a subclass of `Player` where they need one.
 """
@@ -98,6 +99,26 @@ def accept_invitation(player: Player, match_id: int) -> str:
     page.get_by_test_id("accept").click()
     page.wait_for_url(MATCH_URL)
     return MATCH_URL.search(page.url).group(1)
+
+
+def start_duel(host: Player, guest: Player, game: str, *, timeout: int) -> int:
+    """Both sign up, `host` invites `guest` to `game` and `guest` accepts; returns the id.
+
+    Each page is marked once it shows the match (`Player.stayed` proves it never reloads),
+    and the host's waiting page must turn into the board by push, within `timeout` ms.
+    Both players know their seat afterwards.
+    """
+    sign_up(host)
+    sign_up(guest)
+    match_id = create_match(host, guest, game)
+    host.page.evaluate("window.__stayed = true")
+    expect(host.board).to_have_attribute("data-status", "waiting")
+    assert accept_invitation(guest, match_id) == str(match_id)
+    guest.page.evaluate("window.__stayed = true")
+    for player in (host, guest):
+        expect(player.board).to_have_attribute("data-status", "active", timeout=timeout)
+        player.seat = my_seat(player)
+    return match_id
 
 
 def my_seat(player: Player) -> int:

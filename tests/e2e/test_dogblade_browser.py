@@ -16,12 +16,9 @@ import secrets
 import pytest
 from players import (
     Player,
-    accept_invitation,
-    create_match,
-    my_seat,
     new_player,
     report_failure,
-    sign_up,
+    start_duel,
 )
 from playwright.sync_api import Browser, expect
 
@@ -101,21 +98,11 @@ def test_two_players_play_dogblade_live(
     bob = new_player(chromium_browser, live_server_url, f"bob_{tag}", player_class=DogbladePlayer)
     players = (alice, bob)
     try:
-        sign_up(alice)
-        sign_up(bob)
-
-        match_id = create_match(alice, bob, "dogblade")
-        alice.page.evaluate("window.__stayed = true")
-        expect(alice.board).to_have_attribute("data-status", "waiting")
-        assert accept_invitation(bob, match_id) == str(match_id)
-        bob.page.evaluate("window.__stayed = true")
-
         # Alice's waiting page turns into the board by itself when Bob takes his seat.
+        match_id = start_duel(alice, bob, "dogblade", timeout=PUSH_TIMEOUT)
         for player in players:
-            expect(player.board).to_have_attribute("data-status", "active", timeout=PUSH_TIMEOUT)
             expect(player.board).to_have_attribute("data-ply", "0")
             assert player.stayed()
-            player.seat = my_seat(player)
         assert (alice.seat, bob.seat) == (0, 1)
         _assert_no_seed(alice, bob)
 

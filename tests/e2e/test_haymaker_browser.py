@@ -17,12 +17,9 @@ import secrets
 import pytest
 from players import (
     Player,
-    accept_invitation,
-    create_match,
-    my_seat,
     new_player,
     report_failure,
-    sign_up,
+    start_duel,
 )
 from playwright.sync_api import Browser, expect
 
@@ -92,15 +89,7 @@ def test_an_attack_block_reversal_exchange_between_two_browsers(
     bob = new_player(chromium_browser, live_server_url, f"bob_{tag}", player_class=HaymakerPlayer)
     players = (alice, bob)
     try:
-        sign_up(alice)
-        sign_up(bob)
-        match_id = create_match(alice, bob, "haymaker")
-        alice.page.evaluate("window.__stayed = true")
-        accept_invitation(bob, match_id)
-        bob.page.evaluate("window.__stayed = true")
-        for player in players:
-            expect(player.board).to_have_attribute("data-status", "active", timeout=PUSH_TIMEOUT)
-            player.seat = my_seat(player)
+        start_duel(alice, bob, "haymaker", timeout=PUSH_TIMEOUT)
         ring = alice.testid("haymaker-ring")
         first = int(ring.get_attribute("data-attacker"))
         attacker, defender = (alice, bob) if alice.seat == first else (bob, alice)
