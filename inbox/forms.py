@@ -23,7 +23,7 @@ class SettingsForm(forms.Form):
     )
     digest_hour = forms.TypedChoiceField(
         label="Send the digest at",
-        choices=[(hour, f"{hour:02d}:00 UTC") for hour in range(24)],
+        choices=[(hour, f"{hour:02d}:00") for hour in range(24)],
         coerce=int,
         error_messages={"invalid_choice": "Pick an hour of the day from the list (0 to 23)."},
     )

@@ -66,7 +66,7 @@ class NotificationSettings(models.Model):
     in_app = models.BooleanField("In the notification centre", default=True)
     email = models.BooleanField("By email", default=True)
     digest = models.BooleanField("Daily digest by email", default=False)
-    digest_hour = models.PositiveSmallIntegerField("Digest hour (UTC)", default=8)
+    digest_hour = models.PositiveSmallIntegerField("Digest hour (local)", default=8)
 
     class Meta:
         verbose_name_plural = "notification settings"

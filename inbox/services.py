@@ -363,27 +363,31 @@ def finished_notify(*, match_id: int) -> int:
 def digests_send(*, now: dt.datetime | None = None) -> int:
     """Email each player who asked for it, at their hour, the matches waiting for them.
 
-    Once a day: the day's digest is a Notification keyed `digest:<date>` (email only).
+    The hour is in the player's own time zone (the one their daily quests use), and the
+    digest goes once a local day: it is a Notification keyed `digest:<local date>` (email
+    only). The beat runs this hourly.
     """
     now = now or timezone.now()
     sent = 0
-    wanting = NotificationSettings.objects.filter(
-        digest=True, digest_hour__lte=now.hour, user__is_active=True
-    ).select_related("user")
-    for prefs in wanting:
-        sent += digest_send(user=prefs.user, now=now)
+    wanting = NotificationSettings.objects.filter(digest=True, user__is_active=True)
+    for prefs in wanting.select_related("user"):
+        local = now.astimezone(selectors.time_zone_of(user=prefs.user))
+        if local.hour >= prefs.digest_hour:
+            sent += digest_send(user=prefs.user, now=now, day=local.date())
     return sent
 
 
-def digest_send(*, user: Any, now: dt.datetime | None = None) -> bool:
+def digest_send(*, user: Any, now: dt.datetime | None = None, day: dt.date | None = None) -> bool:
+    """The digest of `day` (the player's local date; today in UTC if not given), once."""
     now = now or timezone.now()
+    day = day or now.date()
     matches = selectors.matches_waiting_for(user=user)
     if not matches or not user.email:
         return False
     with transaction.atomic():
         _, created = Notification.objects.get_or_create(
             user=user,
-            key=f"digest:{now.date().isoformat()}",
+            key=f"digest:{day.isoformat()}",
             defaults={
                 "kind": Kind.DIGEST,
                 "text": f"{len(matches)} match{'es' if len(matches) != 1 else ''} wait for you",

@@ -94,5 +94,12 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
     else:
         form = SettingsForm.for_settings(prefs)
     return render(
-        request, "inbox/settings.html", {"form": form, "email": request.user.email}, status=status
+        request,
+        "inbox/settings.html",
+        {
+            "form": form,
+            "email": request.user.email,
+            "time_zone": selectors.time_zone_of(user=request.user).key,
+        },
+        status=status,
     )

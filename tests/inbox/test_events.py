@@ -74,6 +74,21 @@ def test_the_daily_digest_once_a_day_at_the_chosen_hour(alice, bob, make_match):
     assert not Notification.objects.filter(kind=Kind.DIGEST, in_app=True).exists()
 
 
+def test_the_digest_hour_is_the_players_own_time(alice, bob, make_match):
+    from progression.services import time_zone_set
+
+    make_match(alice, bob, LONG_DEAL)  # alice to move
+    time_zone_set(user=alice, time_zone="Asia/Tokyo")  # UTC+9, no daylight saving
+    services.settings_update(user=alice, in_app=True, email=True, digest=True, digest_hour=9)
+    mail.outbox.clear()
+    evening = dt.datetime(2027, 3, 1, 23, 30, tzinfo=dt.UTC)  # 08:30 on 2 March in Tokyo
+    assert services.digests_send(now=evening) == 0
+    assert services.digests_send(now=evening + dt.timedelta(minutes=35)) == 1  # 09:05 there
+    assert services.digests_send(now=evening + dt.timedelta(hours=11)) == 0  # 19:30 there
+    assert Notification.objects.get(kind=Kind.DIGEST).key == "digest:2027-03-02"
+    assert len(mail.outbox) == 1
+
+
 def test_no_digest_when_nothing_waits_or_not_asked(alice, bob, make_match):
     make_match(alice, bob, LONG_DEAL)  # alice to move; bob asked, alice did not
     services.settings_update(user=bob, in_app=True, email=True, digest=True, digest_hour=0)

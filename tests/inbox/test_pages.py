@@ -121,6 +121,15 @@ def test_the_settings_page_saves_the_channels(signed_in, alice):
     )
 
 
+def test_the_settings_page_names_the_digest_hours_time_zone(signed_in, alice):
+    from progression.services import time_zone_set
+
+    assert "Your time, UTC" in signed_in.get("/notifications/settings/").content.decode()
+    time_zone_set(user=alice, time_zone="Europe/Paris")
+    page = signed_in.get("/notifications/settings/").content.decode()
+    assert "Your time, Europe/Paris" in page and 'href="/progress/#tz"' in page
+
+
 @pytest.mark.parametrize("hour", ["25", "-1", "noon", ""])
 def test_bad_settings_input_says_why_and_saves_nothing(signed_in, alice, hour):
     response = signed_in.post("/notifications/settings/", {"digest": "on", "digest_hour": hour})
