@@ -1,5 +1,5 @@
 """`{% player_ratings player %}`: a player's current ratings and their history chart, for
-the public player page (templates/accounts/player.html)."""
+the public player page and my profile (templates/accounts/player.html, profile.html)."""
 
 from __future__ import annotations
 

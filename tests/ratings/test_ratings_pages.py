@@ -148,6 +148,14 @@ def test_the_player_page_shows_ratings_and_a_chart(
     assertContains(response, "ratings.css")
 
 
+def test_my_profile_shows_my_ratings_too(client, alice, bob, finish_duel):
+    finish_duel(alice, bob)
+    client.force_login(alice)
+    response = client.get(reverse("profile"))
+    assertContains(response, 'data-testid="player-ratings"')
+    assertContains(response, 'data-testid="rating-dogblade"')
+
+
 def test_history_chart_geometry_stays_inside_the_plot(alice, bob, finish_duel):
     for _ in range(3):
         finish_duel(alice, bob)
