@@ -84,6 +84,16 @@ def test_my_row_is_marked_and_my_standing_shown(client, alice, bob):
     assert [row.user for row in mine] == [alice]
 
 
+def test_the_toggle_and_pages_swap_the_board_in_place(client, alice, bob):
+    _rated(alice)
+    _rated(bob, games=1)  # provisional
+    body = client.get(reverse("ratings:board", args=["dogblade"]) + "?provisional=1").content
+    board = body.decode()
+    assert 'id="rt-board" hx-boost="true" hx-target="#rt-board" hx-select="#rt-board"' in board
+    # Links that leave the board are full navigations.
+    assert board.count('class="rt-name" hx-boost="false"') == 2
+
+
 def test_an_unknown_game_is_a_404_page(client):
     response = client.get(reverse("ratings:board", args=["chess"]))
     assert response.status_code == 404
