@@ -56,6 +56,20 @@ def test_simulate_prints_a_table_by_default() -> None:
     assert "seat 0" in table and "moves/s" in table
 
 
+# Whoever moves first draws a Death card: seat 0 loses every match.
+FIRST_DRAW_LOSES = {"deal": {"attack": [13, 1], "defense": [13, 2], "first": 0}}
+
+
+def test_simulate_plays_every_deal_with_the_match_options() -> None:
+    options = json.dumps(FIRST_DRAW_LOSES)
+    report = json.loads(simulate("grimhand", "--matches", "4", "--json", "--options", options))
+    assert report["options"] == FIRST_DRAW_LOSES
+    assert report["wins_by_seat"] == [0, 4] and report["plies"]["mean"] == 1
+    assert [bot["wins"] for bot in report["bots"]] == [2, 2]  # the seats rotate
+    table = simulate("grimhand", "--matches", "2", "--options", '{"hp": 10}')
+    assert table.splitlines()[0].endswith(', options {"hp": 10}')
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -65,6 +79,9 @@ def test_simulate_prints_a_table_by_default() -> None:
         (("dogblade", "--bots", "random", "--seats", "3"), "exactly 2 players"),
         (("dogblade", "--matches", "0"), "--matches must be at least 1"),
         (("dogblade", "--matches", "many"), "invalid int value"),
+        (("grimhand", "--options", '{"hp": 2}'), "--options: Starting HP is a whole number"),
+        (("grimhand", "--options", "[1]"), "must be a JSON object"),
+        (("grimhand", "--options", "{hp"), "--options is not JSON"),
     ],
 )
 def test_simulate_refuses_bad_arguments(args: tuple[str, ...], message: str) -> None:

@@ -168,3 +168,13 @@ def test_timed_bot_passes_everything_through() -> None:
 def test_ladder_refuses_bad_arguments(args: tuple[str, ...], message: str) -> None:
     with pytest.raises(CommandError, match=message):
         simulate(*args)
+
+
+def test_ladder_plays_with_the_match_options() -> None:
+    deal = {"deal": {"attack": [13, 1], "defense": [13, 2], "first": 0}}  # seat 0 loses
+    report = ladder_json(
+        "grimhand", "--levels", "random,greedy", "--matches", "4", "--options", json.dumps(deal)
+    )
+    assert report["options"] == deal
+    [pair] = report["pairs"]
+    assert (pair["a_wins"], pair["b_wins"], pair["mean_plies"]) == (2, 2, 1)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games import ai
@@ -40,6 +40,7 @@ from games.engine.core import Chance, Game, Move
 from games.management.commands.simulate import (
     deal_index,
     match_seed,
+    options_note,
     percentile,
     score_distribution,
     seat_order,
@@ -127,8 +128,12 @@ def ladder(
     max_plies: int,
     paired: bool = True,
     one_way: bool = False,
+    options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Play the ladder and tally it (the JSON `simulate --ladder --json` prints)."""
+    """Play the ladder and tally it (the JSON `simulate --ladder --json` prints).
+
+    `options` are the match options every deal is played with (the game's defaults if None).
+    """
     started = time.perf_counter()
     samples: dict[str, list[float]] = {level: [] for level in levels}
     report: dict[str, Any] = {
@@ -139,13 +144,14 @@ def ladder(
         "seed": seed,
         "paired": paired and seats > 1,
         "one_way": one_way and seats > 2,
+        "options": dict(options or {}),
         "pairs": [],
     }
     if seats == 1:
-        report.update(solo_runs(game, levels, matches, seed, max_plies, samples))
+        report.update(solo_runs(game, levels, matches, seed, max_plies, samples, options))
     else:
         report["pairs"] = [
-            play_pair(game, a, b, seats, matches, seed, max_plies, paired, samples)
+            play_pair(game, a, b, seats, matches, seed, max_plies, paired, samples, options)
             for a, b in pairings(levels, seats, one_way)
         ]
     report["decision_ms"] = {level: timing(samples[level]) for level in levels}
@@ -163,6 +169,7 @@ def play_pair(
     max_plies: int,
     paired: bool,
     samples: dict[str, list[float]],
+    options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One seat of level `a` against `seats - 1` of level `b`, the lone seat rotating."""
     names = [a] + [b] * (seats - 1)
@@ -171,7 +178,7 @@ def play_pair(
         order = seat_order(seats, index, rotate=True)
         bots = [TimedBot(level_bot(names[k]), samples[names[k]]) for k in order]
         deal = match_seed(seed, deal_index(seats, index, paired))
-        state, plies, _moves = play_match(game, deal, bots, max_plies=max_plies)
+        state, plies, _moves = play_match(game, deal, bots, options, max_plies=max_plies)
         total_plies += plies
         outcome = game.outcome(state)
         a_seat = order.index(0)
@@ -205,6 +212,7 @@ def solo_runs(
     seed: int,
     max_plies: int,
     samples: dict[str, list[float]],
+    options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A one-seat game: each level plays the same deals; scores and paired differences."""
     runs: dict[str, Any] = {}
@@ -216,7 +224,7 @@ def solo_runs(
         for index in range(matches):
             bot = TimedBot(level_bot(level), samples[level])
             state, plies, _moves = play_match(
-                game, match_seed(seed, index), [bot], max_plies=max_plies
+                game, match_seed(seed, index), [bot], options, max_plies=max_plies
             )
             total_plies += plies
             outcome = game.outcome(state)
@@ -274,6 +282,7 @@ def format_ladder(report: dict[str, Any]) -> str:
             "",
             *format_pairs(report),
         ]
+    lines[0] += options_note(report)
     lines += ["", *format_timing(report), "", f"wall time: {report['wall_seconds']} s"]
     return "\n".join(lines)
 

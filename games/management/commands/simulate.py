@@ -14,6 +14,7 @@ p90, min, max; percentiles by nearest rank), the share of runs completed (won) a
 count of each ending; its table leads with that distribution. Use it to balance decks.
 `--ladder` plays every bot level against every other instead (see `_ladder.py`): a
 win-rate table with 95% intervals, mean plies per pair and decision time per level.
+`--options '{"hp": 20}'` plays every deal with those match options (checked by the game).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import json
 import math
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -32,7 +33,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from games import ai
 from games.ai.play import EngineClock, play_match
 from games.engine import registry
-from games.engine.core import Game
+from games.engine.core import Game, InvalidOptions
 
 
 def match_seed(seed: int, index: int) -> bytes:
@@ -74,6 +75,12 @@ def score_distribution(scores: Sequence[int]) -> dict[str, Any]:
     }
 
 
+def options_note(report: dict[str, Any]) -> str:
+    """ ", options {...}" for a report played with match options, else nothing."""
+    options = report.get("options")
+    return f", options {json.dumps(options, sort_keys=True)}" if options else ""
+
+
 def seat_order(bot_count: int, index: int, rotate: bool) -> list[int]:
     """Which bot (by position in --bots) sits in each seat in match `index`."""
     if not rotate:
@@ -107,6 +114,10 @@ class Command(BaseCommand):
         )
         parser.add_argument("--json", action="store_true", help="print JSON, not a table")
         parser.add_argument(
+            "--options",
+            help="match options as a JSON object, e.g. '{\"hp\": 20}' (default: the game's own)",
+        )
+        parser.add_argument(
             "--ladder",
             action="store_true",
             help="play each bot level against each other level, --matches per pair",
@@ -125,6 +136,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         game = self._game(options["game"])
+        options["match_options"] = self._match_options(game, options)
         if options["ladder"]:
             return self._ladder(game, options)
         if options["levels"] is not None:
@@ -144,6 +156,7 @@ class Command(BaseCommand):
             max_plies=options["max_plies"],
             rotate=not options["fixed_seats"],
             paired=options["paired"],
+            options=options["match_options"],
         )
         if options["json"]:
             self.stdout.write(json.dumps(report, indent=2))
@@ -188,11 +201,29 @@ class Command(BaseCommand):
             max_plies=options["max_plies"],
             paired=options["paired"],
             one_way=options["one_way"],
+            options=options["match_options"],
         )
         if options["json"]:
             self.stdout.write(json.dumps(report, indent=2))
         else:
             self.stdout.write(_ladder.format_ladder(report))
+
+    def _match_options(self, game: Game, options: dict[str, Any]) -> dict[str, Any] | None:
+        """--options, parsed and checked by the game itself (None: the game's defaults)."""
+        if options["options"] is None:
+            return None
+        try:
+            parsed = json.loads(options["options"])
+        except json.JSONDecodeError as error:
+            raise CommandError(f"--options is not JSON: {error.msg}.") from None
+        if not isinstance(parsed, dict):
+            raise CommandError("--options must be a JSON object, e.g. '{\"hp\": 20}'.")
+        seats = options["seats"] or game.min_seats
+        try:
+            game.new(seats, match_seed(options["seed"], 0), parsed)
+        except InvalidOptions as error:
+            raise CommandError(f"--options: {error.message}") from None
+        return parsed
 
     def _game(self, slug: str) -> Game:
         try:
@@ -235,6 +266,7 @@ def simulate(
     max_plies: int,
     rotate: bool,
     paired: bool = True,
+    options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Play `matches` matches and tally them (the JSON the command prints)."""
     seats = len(names)
@@ -253,6 +285,7 @@ def simulate(
             game,
             match_seed(seed, deal_index(seats, index, paired)),
             bots,
+            options,
             max_plies=max_plies,
             clock=clock,
         )
@@ -279,6 +312,7 @@ def simulate(
         "seats": seats,
         "rotate_seats": rotate,
         "paired": paired,
+        "options": dict(options or {}),
         "bots": [
             {"bot": name, "wins": wins} for name, wins in zip(names, wins_by_bot, strict=True)
         ],
@@ -314,7 +348,8 @@ def format_table(report: dict[str, Any]) -> str:
     lines = [
         f"{report['game']}: {matches} matches, seed {report['seed']}, "
         f"{'rotating' if report['rotate_seats'] else 'fixed'} seats"
-        f"{', paired deals' if report['paired'] else ''}",
+        f"{', paired deals' if report['paired'] else ''}"
+        f"{options_note(report)}",
         "",
         f"{'':<16}{'wins':>8}  {'share':>6}",
     ]
@@ -345,7 +380,8 @@ def format_runs_table(report: dict[str, Any]) -> str:
     scores = runs["scores"]
     endings = ", ".join(f"{reason} {count}" for reason, count in runs["endings"].items())
     lines = [
-        f"{report['game']}: {matches} runs by {report['bots'][0]['bot']}, seed {report['seed']}",
+        f"{report['game']}: {matches} runs by {report['bots'][0]['bot']}, seed {report['seed']}"
+        f"{options_note(report)}",
         "",
         f"final score: mean {scores['mean']}, median {scores['median']}, "
         f"p10 {scores['p10']}, p90 {scores['p90']}, min {scores['min']}, max {scores['max']}",
