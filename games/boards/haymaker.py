@@ -220,7 +220,6 @@ def action_bar(
     return {
         "role": role,
         "is_my_turn": is_my_turn,
-        "is_live": is_legal is not None,
         "cards": [CARDS[name] for name in chosen],
         "total": total,
         "buttons": buttons,

@@ -41,6 +41,7 @@ class HaymakerPlayer(Player):
     def pick(self, cards: list[str]) -> None:
         for card in cards:
             self.page.locator(f"label.hm-pick:has(input[value='{card}'])").click()
+            expect(self.page.locator(f"#hm-play input[value='{card}']")).to_be_checked()
 
     def role(self, seat: int):
         return self.testid(f"role-{seat}")

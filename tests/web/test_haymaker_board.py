@@ -151,8 +151,14 @@ def test_the_plain_form_enables_every_button_of_my_role_but_an_early_pass(client
     assert f'action="{reverse("games:move", args=[match.pk])}"' in board
     assert 'name="ply" value="0"' in form and 'name="move_id"' in form
     assert buttons(form) == {"attack": True, "haymaker": True, "pass": False}
-    assert f'hx-get="{reverse("games:preview", args=[match.pk])}"' in form
-    assert 'hx-trigger="load, change from:#hm-play"' in form
+    # The trigger sits beside the bar it refreshes, not in it: a tap while the bar is being
+    # swapped still asks for a preview.
+    trigger = form.split('data-testid="preview-trigger"')[1].split("</div>")[0]
+    assert f'hx-get="{reverse("games:preview", args=[match.pk])}"' in trigger
+    assert 'hx-trigger="load, change from:#hm-play"' in trigger
+    assert 'hx-target="#hm-actions"' in trigger and 'hx-sync="this:replace"' in trigger
+    bar = form.split('id="hm-actions"')[1].split(">")[0]
+    assert "hx-get" not in bar
 
 
 def test_the_preview_adds_up_the_cards_and_asks_the_engine(client, match, alice):
@@ -160,7 +166,7 @@ def test_the_preview_adds_up_the_cards_and_asks_the_engine(client, match, alice)
     assert status == 200 and 'data-testid="action-bar"' in fragment
     assert 'data-total="7"' in fragment
     assert buttons(fragment) == {"attack": True, "haymaker": False, "pass": False}
-    assert 'hx-trigger="change from:#hm-play"' in fragment  # no "load": no request loop
+    assert "hx-trigger" not in fragment  # the trigger stays on the board: no request loop
 
     _, fragment = preview(client, match, alice, ["2H", "7H", "9H"])
     assert 'data-total="18"' in fragment
