@@ -52,13 +52,14 @@ def progression_player(player: Any) -> dict[str, Any]:
 
 @register.simple_tag
 def board_cosmetics(match: Any) -> SafeString:
-    """A <style> scoped to this board: each seat's card back and theme on its own side.
+    """A <style> scoped to this board: each seat's card back, theme and frame on its side.
 
     A card back is the custom property --cos-back, read by progression.css on the face-down
     cards of Dog Blade, Haymaker and Shield inside that seat's area (Grimhand's backs tell
     the attack deck from the defense deck, so they stay). A theme's custom properties
     (--cos-side, --cos-accent, --cos-table) colour the seat's area; the table itself wears
-    the host's (seat 0) theme. Empty when nobody at the table equipped anything.
+    the host's (seat 0) theme. An avatar frame (--cos-frame, with its size) shows as a small
+    medallion before the seat's name. Empty when nobody at the table equipped anything.
     """
     rules = []
     for look in selectors.board_looks(match=match):
@@ -66,6 +67,8 @@ def board_cosmetics(match: Any) -> SafeString:
         theme = look.theme_css.strip().rstrip(";")
         if look.card_back:
             rules.append(f'{seat} {{ --cos-back: url("{look.card_back}"); }}')
+        if look.frame:
+            rules.append(f'{seat} {{ --cos-frame: url("{look.frame}"); {FRAMED} }}')
         if theme:
             rules.append(f"{seat} {{ {theme}; {SEAT_THEMED} }}")
             if look.seat == 0:
@@ -81,6 +84,7 @@ SEAT_THEMED = (
     "background: var(--cos-side, none); border-radius: 16px; "
     "box-shadow: inset 0 0 0 1px var(--cos-accent, transparent);"
 )
+FRAMED = "--cos-frame-size: 1.35em; --cos-frame-gap: 0.3em;"
 TABLE_THEMED = "background: var(--cos-table, none); border-radius: 18px; padding: 0.75rem;"
 
 

@@ -54,6 +54,18 @@ def test_the_board_shows_each_seats_back_and_theme(make_match, alice, bob, demo)
     assert "#board { --cos-table" in html  # the host's theme dresses the table
 
 
+def test_the_board_shows_each_seats_avatar_frame(make_match, alice, bob, demo):
+    laurel = Cosmetic.objects.filter(kind="avatar_frame").first()
+    services.reward_grant(user=bob, cosmetic=laurel)
+    services.cosmetic_equip(user=bob, cosmetic_id=laurel.pk)
+    match = make_match(alice, bob)
+    html = Template("{% load progression %}{% board_cosmetics match %}").render(
+        Context({"match": match})
+    )
+    assert f'#board [data-seat="1"] {{ --cos-frame: url("/static/{laurel.asset}")' in html
+    assert "--cos-frame-size" in html and '[data-seat="0"] { --cos-frame' not in html
+
+
 def test_theme_css_must_be_plain_custom_properties(db):
     item = Cosmetic(kind="board_theme", slug="x", name="X", css="--a: red; } body { x: url(evil)")
     with pytest.raises(Exception, match="not a plain custom property"):
