@@ -14,7 +14,19 @@ class SettingsForm(forms.Form):
     email = forms.BooleanField(
         required=False,
         label="By email",
-        help_text="Your turn, running late, invitations and rematch offers.",
+        help_text="Only what you tick below.",
+    )
+    email_kinds = forms.MultipleChoiceField(
+        required=False,
+        label="Email me about",
+        choices=[
+            ("turn", "Your turn"),
+            ("late", "Running late (80% of your time used)"),
+            ("invite", "Invitations"),
+            ("rematch", "Rematch offers"),
+        ],
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"invalid_choice": "Pick what to email from the list."},
     )
     digest = forms.BooleanField(
         required=False,
@@ -34,6 +46,7 @@ class SettingsForm(forms.Form):
             initial={
                 "in_app": prefs.in_app,
                 "email": prefs.email,
+                "email_kinds": prefs.email_kinds,
                 "digest": prefs.digest,
                 "digest_hour": prefs.digest_hour,
             }

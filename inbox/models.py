@@ -57,6 +57,13 @@ class Notification(models.Model):
         return self.read_at is not None
 
 
+EMAILED_KINDS = ("turn", "late", "invite", "rematch")  # the kinds an email can be sent for
+
+
+def default_email_kinds() -> list[str]:
+    return list(EMAILED_KINDS)
+
+
 class NotificationSettings(models.Model):
     """Which channels a player wants; created lazily with everything but the digest on."""
 
@@ -65,6 +72,8 @@ class NotificationSettings(models.Model):
     )
     in_app = models.BooleanField("In the notification centre", default=True)
     email = models.BooleanField("By email", default=True)
+    # Which kinds go by email when email is on (kinds of EMAIL_KINDS; all of them by default).
+    email_kinds = models.JSONField("Email these", default=default_email_kinds, blank=True)
     digest = models.BooleanField("Daily digest by email", default=False)
     digest_hour = models.PositiveSmallIntegerField("Digest hour (local)", default=8)
 

@@ -27,12 +27,12 @@ from django.utils.timesince import timeuntil
 from games.models import Match, Seat
 from inbox import presence, selectors
 from inbox.errors import BadSettings
-from inbox.models import Notification, NotificationSettings
+from inbox.models import EMAILED_KINDS, Notification, NotificationSettings
 
 logger = logging.getLogger(__name__)
 
 Kind = Notification.Kind
-EMAIL_KINDS = {Kind.TURN, Kind.LATE, Kind.INVITE, Kind.REMATCH}
+EMAIL_KINDS = {Kind.TURN, Kind.LATE, Kind.INVITE, Kind.REMATCH}  # models.EMAILED_KINDS
 LATE_SHARE = 0.8  # the "running late" reminder, at this share of the turn's time used
 TURN_CATCH_UP = dt.timedelta(hours=1)  # the beat sends "your turn" missed this recently
 AUTOPLAY_GRACE = dt.timedelta(minutes=1)  # auto-play seats: only once the server did not move
@@ -48,20 +48,35 @@ def settings_get(*, user: Any) -> NotificationSettings:
     return prefs
 
 
-def settings_update(*, user: Any, in_app: Any, email: Any, digest: Any, digest_hour: Any) -> Any:
-    """Switch channels on or off; a bad value changes nothing and says why."""
+def settings_update(
+    *,
+    user: Any,
+    in_app: Any,
+    email: Any,
+    digest: Any,
+    digest_hour: Any,
+    email_kinds: Any = None,
+) -> Any:
+    """Switch channels (and the kinds sent by email) on or off; a bad value changes nothing
+    and says why. `email_kinds` None keeps the kinds chosen before."""
     try:
         hour = int(digest_hour)
     except (TypeError, ValueError):
         raise BadSettings("Give the digest hour as a whole number from 0 to 23.") from None
     if not 0 <= hour <= 23:
-        raise BadSettings("The digest hour is from 0 to 23 (UTC).")
+        raise BadSettings("The digest hour is from 0 to 23.")
     flags = {"in_app": in_app, "email": email, "digest": digest}
     if not all(isinstance(value, bool) for value in flags.values()):
         raise BadSettings("Each channel is either on or off.")
+    if email_kinds is not None:
+        if isinstance(email_kinds, str) or not set(email_kinds) <= EMAIL_KINDS:
+            raise BadSettings("Pick what to email from the list: your turn, running late, …")
+        email_kinds = [kind for kind in EMAILED_KINDS if kind in set(email_kinds)]
     with transaction.atomic():
         prefs = settings_get(user=user)
         prefs.in_app, prefs.email, prefs.digest, prefs.digest_hour = in_app, email, digest, hour
+        if email_kinds is not None:
+            prefs.email_kinds = email_kinds
         prefs.save()
     return prefs
 
@@ -88,7 +103,12 @@ def notification_send(
     prefs = settings_get(user=user)
     in_app = prefs.in_app and not is_present
     by_email = (
-        prefs.email and may_email and kind in EMAIL_KINDS and not is_present and bool(user.email)
+        prefs.email
+        and may_email
+        and kind in EMAIL_KINDS
+        and kind in prefs.email_kinds
+        and not is_present
+        and bool(user.email)
     )
     url = url or (match.get_absolute_url() if match is not None else "")
     with transaction.atomic():

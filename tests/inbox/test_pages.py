@@ -121,6 +121,25 @@ def test_the_settings_page_saves_the_channels(signed_in, alice):
     )
 
 
+def test_the_settings_page_chooses_what_goes_by_email(signed_in, alice):
+    page = signed_in.get("/notifications/settings/").content.decode()
+    assert page.count('name="email_kinds"') == 4 and 'data-testid="email-kinds"' in page
+    assert services.settings_get(user=alice).email_kinds == ["turn", "late", "invite", "rematch"]
+    form = {"email": "on", "email_kinds": ["invite", "turn"], "digest_hour": "8", "in_app": "on"}
+    assert signed_in.post("/notifications/settings/", form).status_code == 302
+    assert services.settings_get(user=alice).email_kinds == ["turn", "invite"]
+
+    turn = services.notification_send(user=alice, kind="turn", key="k1", text="Your turn")
+    late = services.notification_send(user=alice, kind="late", key="k2", text="Running late")
+    assert (turn.by_email, late.by_email) == (True, False)
+    assert late.in_app  # still in the notification centre
+
+    bad = {**form, "email_kinds": ["turn", "spam"]}
+    response = signed_in.post("/notifications/settings/", bad)
+    assert response.status_code == 400 and "Pick what to email" in response.content.decode()
+    assert services.settings_get(user=alice).email_kinds == ["turn", "invite"]
+
+
 def test_the_settings_page_names_the_digest_hours_time_zone(signed_in, alice):
     from progression.services import time_zone_set
 
