@@ -38,8 +38,9 @@ HARD: dict[str, dict[str, Any]] = {
     "haymaker": {"search": "flat", "samples": 30, "rollout": "greedy", "epsilon": 0.1},
     "shield": {"search": "flat", "samples": 8, "rollout": "greedy", "epsilon": 0.1},
     # One seat: a pure greedy continuation makes each sample a one-step improvement on
-    # Normal; 3 samples keep the p95 under 1 s (full greedy rollouts cost ~5 ms here).
-    "banira": {"search": "flat", "samples": 3, "rollout": "greedy", "epsilon": 0.0},
+    # Normal. 6 samples, not 3: on the same 100 deals the mean rose from 159 to 180 and
+    # stuck runs fell from 8% to 2%, with the p95 still about half a second.
+    "banira": {"search": "flat", "samples": 6, "rollout": "greedy", "epsilon": 0.0},
 }
 
 
