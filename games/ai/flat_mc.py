@@ -57,7 +57,6 @@ class FlatMonteCarloBot:
         self.prior = prior
         self.z = z
         self.samples = samples
-        self.rollout = rollout
         self.policy: Policy = policy_for(rollout, epsilon)
         self.rollout_plies = rollout_plies
         self.seconds = seconds

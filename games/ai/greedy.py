@@ -47,8 +47,11 @@ class GreedyBot:
         evaluate = evaluator_for(game.slug)
         if evaluate is None:
             return chance.choice(legal_moves)
-        scores = [evaluate(view, move) for move in legal_moves]
-        best = max(scores)
-        return chance.choice(
-            [move for move, score in zip(legal_moves, scores, strict=True) if score == best]
-        )
+        return chance.choice(best_moves(evaluate, view, legal_moves))
+
+
+def best_moves(evaluate: Evaluate, view: dict[str, Any], legal_moves: list[Move]) -> list[Move]:
+    """The legal moves the heuristic scores highest (several on a tie), in their order."""
+    scores = [evaluate(view, move) for move in legal_moves]
+    best = max(scores)
+    return [move for move, score in zip(legal_moves, scores, strict=True) if score == best]

@@ -139,7 +139,6 @@ class IsmctsBot:
             raise ValueError("ISMCTS needs an iteration or a time budget.")
         self.iterations = iterations
         self.seconds = seconds
-        self.rollout = rollout
         self.policy: Policy = policy_for(rollout, epsilon)
         self.rollout_plies = rollout_plies
         self.exploration = exploration

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.ai.hard import config_for, searcher
+from games.ai.hard import HardBot
 from games.engine.core import Chance, Game, Move
 
 
@@ -51,5 +51,5 @@ class OracleBot:
         *,
         truth: Revealed,
     ) -> Move:
-        bot = searcher(config_for(game.slug), self.seconds)
-        return bot.choose(game, view, legal_moves, chance, sample=truth)  # type: ignore[arg-type]
+        hard = HardBot(self.seconds)
+        return hard.choose(game, view, legal_moves, chance, sample=truth)  # type: ignore[arg-type]

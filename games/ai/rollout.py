@@ -19,7 +19,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from games.ai.greedy import evaluator_for
+from games.ai.greedy import best_moves, evaluator_for
 from games.engine.core import Game, Move, Outcome
 
 Policy = Callable[[Game, Any, int, list[Move], random.Random], Move]
@@ -45,10 +45,7 @@ class GreedyPolicy:
         evaluate = evaluator_for(game.slug)
         if evaluate is None or rng.random() < self.epsilon:
             return legal[rng.randrange(len(legal))]
-        view = game.view(state, seat)
-        scores = [evaluate(view, move) for move in legal]
-        best = max(scores)
-        ties = [move for move, score in zip(legal, scores, strict=True) if score == best]
+        ties = best_moves(evaluate, game.view(state, seat), legal)
         return ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
 
 
