@@ -1,6 +1,13 @@
 from django import forms
 
-from inbox.models import NotificationSettings
+from inbox.models import EMAILED_KINDS, NotificationSettings
+
+EMAIL_LABELS = {
+    "turn": "Your turn",
+    "late": "Running late (80% of your time used)",
+    "invite": "Invitations",
+    "rematch": "Rematch offers",
+}
 
 
 class SettingsForm(forms.Form):
@@ -19,12 +26,7 @@ class SettingsForm(forms.Form):
     email_kinds = forms.MultipleChoiceField(
         required=False,
         label="Email me about",
-        choices=[
-            ("turn", "Your turn"),
-            ("late", "Running late (80% of your time used)"),
-            ("invite", "Invitations"),
-            ("rematch", "Rematch offers"),
-        ],
+        choices=[(kind, EMAIL_LABELS[kind]) for kind in EMAILED_KINDS],
         widget=forms.CheckboxSelectMultiple,
         error_messages={"invalid_choice": "Pick what to email from the list."},
     )

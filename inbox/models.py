@@ -72,7 +72,7 @@ class NotificationSettings(models.Model):
     )
     in_app = models.BooleanField("In the notification centre", default=True)
     email = models.BooleanField("By email", default=True)
-    # Which kinds go by email when email is on (kinds of EMAIL_KINDS; all of them by default).
+    # Which kinds go by email when email is on (of EMAILED_KINDS; all of them by default).
     email_kinds = models.JSONField("Email these", default=default_email_kinds, blank=True)
     digest = models.BooleanField("Daily digest by email", default=False)
     digest_hour = models.PositiveSmallIntegerField("Digest hour (local)", default=8)

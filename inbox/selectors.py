@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import zoneinfo
 from typing import Any
 
 from django.db.models import QuerySet
@@ -11,7 +10,6 @@ from django.db.models import QuerySet
 from games.models import Match, Seat
 from games.selectors import opponent_names
 from inbox.models import Notification
-from progression.selectors import progress_get
 
 LIST_LIMIT = 50
 
@@ -84,9 +82,3 @@ def opponents_of(*, match: Match, user_id: int | None) -> list[str]:
 
 def is_against_ai_only(*, match: Match, user_id: int | None) -> bool:
     return all(seat.is_ai for seat in match.seats.all() if seat.user_id != user_id)
-
-
-def time_zone_of(*, user: Any) -> zoneinfo.ZoneInfo:
-    """The player's own time zone (chosen on the quests page; UTC until they pick one)."""
-    progress = progress_get(user=user)
-    return zoneinfo.ZoneInfo(progress.time_zone if progress else "UTC")

@@ -19,6 +19,7 @@ from typing import Any
 from django.conf import settings as django_settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -28,11 +29,12 @@ from games.models import Match, Seat
 from inbox import presence, selectors
 from inbox.errors import BadSettings
 from inbox.models import EMAILED_KINDS, Notification, NotificationSettings
+from progression.selectors import time_zones_of
 
 logger = logging.getLogger(__name__)
 
 Kind = Notification.Kind
-EMAIL_KINDS = {Kind.TURN, Kind.LATE, Kind.INVITE, Kind.REMATCH}  # models.EMAILED_KINDS
+EMAIL_KINDS = frozenset(EMAILED_KINDS)  # your turn, running late, invitation, rematch
 LATE_SHARE = 0.8  # the "running late" reminder, at this share of the turn's time used
 TURN_CATCH_UP = dt.timedelta(hours=1)  # the beat sends "your turn" missed this recently
 AUTOPLAY_GRACE = dt.timedelta(minutes=1)  # auto-play seats: only once the server did not move
@@ -69,9 +71,10 @@ def settings_update(
     if not all(isinstance(value, bool) for value in flags.values()):
         raise BadSettings("Each channel is either on or off.")
     if email_kinds is not None:
-        if isinstance(email_kinds, str) or not set(email_kinds) <= EMAIL_KINDS:
+        chosen = set() if isinstance(email_kinds, str) else set(email_kinds)
+        if isinstance(email_kinds, str) or not chosen <= EMAIL_KINDS:
             raise BadSettings("Pick what to email from the list: your turn, running late, …")
-        email_kinds = [kind for kind in EMAILED_KINDS if kind in set(email_kinds)]
+        email_kinds = [kind for kind in EMAILED_KINDS if kind in chosen]
     with transaction.atomic():
         prefs = settings_get(user=user)
         prefs.in_app, prefs.email, prefs.digest, prefs.digest_hour = in_app, email, digest, hour
@@ -389,9 +392,14 @@ def digests_send(*, now: dt.datetime | None = None) -> int:
     """
     now = now or timezone.now()
     sent = 0
-    wanting = NotificationSettings.objects.filter(digest=True, user__is_active=True)
-    for prefs in wanting.select_related("user"):
-        local = now.astimezone(selectors.time_zone_of(user=prefs.user))
+    wanting = list(
+        NotificationSettings.objects.filter(digest=True, user__is_active=True).select_related(
+            "user"
+        )
+    )
+    zones = time_zones_of(user_ids=[prefs.user_id for prefs in wanting])
+    for prefs in wanting:
+        local = now.astimezone(zones[prefs.user_id])
         if local.hour >= prefs.digest_hour:
             sent += digest_send(user=prefs.user, now=now, day=local.date())
     return sent
@@ -451,7 +459,8 @@ def notifications_prune(*, now: dt.datetime | None = None) -> int:
     """
     now = now or timezone.now()
     over = [Match.Status.FINISHED, Match.Status.CANCELLED]
-    old = Notification.objects.filter(created__lt=now - KEEP_FOR)
-    stale = old.filter(match__isnull=True) | old.filter(match__status__in=over)
-    deleted, _by_model = Notification.objects.filter(pk__in=stale.values("pk")).delete()
+    stale = Notification.objects.filter(
+        Q(match__isnull=True) | Q(match__status__in=over), created__lt=now - KEEP_FOR
+    )
+    deleted, _by_model = stale.delete()
     return deleted

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from inbox import selectors, services
 from inbox.errors import InboxError
 from inbox.forms import SettingsForm
+from progression.selectors import time_zone_of
 
 
 def _list_context(request: HttpRequest) -> dict[str, object]:
@@ -99,7 +100,7 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
         {
             "form": form,
             "email": request.user.email,
-            "time_zone": selectors.time_zone_of(user=request.user).key,
+            "time_zone": time_zone_of(user=request.user).key,
         },
         status=status,
     )

@@ -5,6 +5,8 @@ rotation and rollover are services the views call first)."""
 from __future__ import annotations
 
 import datetime
+import zoneinfo
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +38,20 @@ def progress_get(*, user: Any) -> PlayerProgress | None:
         .filter(user=user)
         .first()
     )
+
+
+def time_zones_of(*, user_ids: Iterable[int]) -> dict[int, zoneinfo.ZoneInfo]:
+    """Each player's own time zone, in one query (chosen on the quests page; UTC until a
+    player picks one)."""
+    ids = list(user_ids)
+    chosen = dict(
+        PlayerProgress.objects.filter(user_id__in=ids).values_list("user_id", "time_zone")
+    )
+    return {pk: zoneinfo.ZoneInfo(chosen.get(pk, "UTC")) for pk in ids}
+
+
+def time_zone_of(*, user: Any) -> zoneinfo.ZoneInfo:
+    return time_zones_of(user_ids=[user.pk])[user.pk]
 
 
 def level_bar_for(*, user: Any) -> levels.LevelBar:
