@@ -71,10 +71,9 @@ def settings_update(
     if not all(isinstance(value, bool) for value in flags.values()):
         raise BadSettings("Each channel is either on or off.")
     if email_kinds is not None:
-        chosen = set() if isinstance(email_kinds, str) else set(email_kinds)
-        if isinstance(email_kinds, str) or not chosen <= EMAIL_KINDS:
+        if isinstance(email_kinds, str) or not set(email_kinds) <= EMAIL_KINDS:
             raise BadSettings("Pick what to email from the list: your turn, running late, …")
-        email_kinds = [kind for kind in EMAILED_KINDS if kind in chosen]
+        email_kinds = [kind for kind in EMAILED_KINDS if kind in email_kinds]
     with transaction.atomic():
         prefs = settings_get(user=user)
         prefs.in_app, prefs.email, prefs.digest, prefs.digest_hour = in_app, email, digest, hour
