@@ -136,7 +136,6 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         game = self._game(options["game"])
-        options["match_options"] = self._match_options(game, options)
         if options["ladder"]:
             return self._ladder(game, options)
         if options["levels"] is not None:
@@ -148,6 +147,7 @@ class Command(BaseCommand):
             raise CommandError("--matches must be at least 1.")
         if options["max_plies"] < 1:
             raise CommandError("--max-plies must be at least 1.")
+        match_options = self._match_options(game, options, seats=len(names))
         report = simulate(
             game,
             names,
@@ -156,7 +156,7 @@ class Command(BaseCommand):
             max_plies=options["max_plies"],
             rotate=not options["fixed_seats"],
             paired=options["paired"],
-            options=options["match_options"],
+            options=match_options,
         )
         if options["json"]:
             self.stdout.write(json.dumps(report, indent=2))
@@ -177,6 +177,7 @@ class Command(BaseCommand):
             raise CommandError("--max-plies must be at least 1.")
         seats = game.min_seats if options["seats"] is None else options["seats"]
         self._check_seats(game, seats)
+        match_options = self._match_options(game, options, seats=seats)
         if options["levels"] is None:
             levels = _ladder.default_levels()
         else:
@@ -201,15 +202,18 @@ class Command(BaseCommand):
             max_plies=options["max_plies"],
             paired=options["paired"],
             one_way=options["one_way"],
-            options=options["match_options"],
+            options=match_options,
         )
         if options["json"]:
             self.stdout.write(json.dumps(report, indent=2))
         else:
             self.stdout.write(_ladder.format_ladder(report))
 
-    def _match_options(self, game: Game, options: dict[str, Any]) -> dict[str, Any] | None:
-        """--options, parsed and checked by the game itself (None: the game's defaults)."""
+    def _match_options(
+        self, game: Game, options: dict[str, Any], *, seats: int
+    ) -> dict[str, Any] | None:
+        """--options, parsed and checked by the game itself at the run's table size (None:
+        the game's defaults)."""
         if options["options"] is None:
             return None
         try:
@@ -218,7 +222,6 @@ class Command(BaseCommand):
             raise CommandError(f"--options is not JSON: {error.msg}.") from None
         if not isinstance(parsed, dict):
             raise CommandError("--options must be a JSON object, e.g. '{\"hp\": 20}'.")
-        seats = options["seats"] or game.min_seats
         try:
             game.new(seats, match_seed(options["seed"], 0), parsed)
         except InvalidOptions as error:
