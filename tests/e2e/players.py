@@ -1,7 +1,7 @@
 """What the browser tests share: a player in their own browser context, and the steps every
 game's test takes the same way (sign up, name an opponent from the lobby, accept from
-"My matches", find my seat, all four at once for a two-player match, keep screenshots when
-a test fails).
+"My matches" (each guest in turn while the host waits), find my seat, all of it at once for
+a two-player match, keep screenshots when a test fails).
 
 Game-specific helpers stay in each test file, on a subclass of `Player` where they need one.
 """
@@ -101,6 +101,16 @@ def accept_invitation(player: Player, match_id: int) -> str:
     return MATCH_URL.search(page.url).group(1)
 
 
+def seat_guests(host: Player, guests: list[Player], match_id: int) -> None:
+    """Each guest in turn accepts the host's invitation; the host's page still waits before
+    each. Every page is marked once it shows the match (`Player.stayed`)."""
+    host.page.evaluate("window.__stayed = true")
+    for guest in guests:
+        expect(host.board).to_have_attribute("data-status", "waiting")
+        assert accept_invitation(guest, match_id) == str(match_id)
+        guest.page.evaluate("window.__stayed = true")
+
+
 def start_duel(host: Player, guest: Player, game: str, *, timeout: int) -> int:
     """Both sign up, `host` invites `guest` to `game` and `guest` accepts; returns the id.
 
@@ -111,10 +121,7 @@ def start_duel(host: Player, guest: Player, game: str, *, timeout: int) -> int:
     sign_up(host)
     sign_up(guest)
     match_id = create_match(host, guest, game)
-    host.page.evaluate("window.__stayed = true")
-    expect(host.board).to_have_attribute("data-status", "waiting")
-    assert accept_invitation(guest, match_id) == str(match_id)
-    guest.page.evaluate("window.__stayed = true")
+    seat_guests(host, [guest], match_id)
     for player in (host, guest):
         expect(player.board).to_have_attribute("data-status", "active", timeout=timeout)
         player.seat = my_seat(player)

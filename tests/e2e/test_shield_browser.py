@@ -13,7 +13,7 @@ import re
 import secrets
 
 import pytest
-from players import MATCH_URL, Player, accept_invitation, new_player, report_failure, sign_up
+from players import MATCH_URL, Player, new_player, report_failure, seat_guests, sign_up
 from playwright.sync_api import Browser, expect
 
 pytestmark = pytest.mark.e2e
@@ -94,13 +94,7 @@ def test_three_players_set_up_and_attack_live(
         for player in players:
             sign_up(player)
         match_id = _open_table(ana, bo, cy)
-        ana.page.evaluate("window.__stayed = true")
-        expect(ana.board).to_have_attribute("data-status", "waiting")
-        assert accept_invitation(bo, match_id) == str(match_id)
-        bo.page.evaluate("window.__stayed = true")
-        expect(ana.board).to_have_attribute("data-status", "waiting")
-        assert accept_invitation(cy, match_id) == str(match_id)
-        cy.page.evaluate("window.__stayed = true")
+        seat_guests(ana, [bo, cy], match_id)
 
         # Everyone's page turns into the setup by itself once the last seat is taken.
         for player in players:
