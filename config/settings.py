@@ -189,6 +189,9 @@ STORAGES = {
     },
 }
 
+# Sessions are read from the cache (every request reads one) and written through to the
+# database, so a cache flush logs nobody out.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 

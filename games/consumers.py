@@ -26,9 +26,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        # Reminders skip a player who has this match open (inbox.presence).
+        # Reminders skip a player who has this match open, and boards nobody has open are
+        # not rendered (inbox.presence).
         self.watching = await presence.opened(
-            user=self.scope.get("user"), match_id=match_id, channel=self.channel_name
+            user=self.scope.get("user"),
+            match_id=match_id,
+            channel=self.channel_name,
+            is_seated=self.group != notifications.group_for_spectators(match_id),
         )
         # Catch up on anything missed while disconnected: the page re-fetches its board.
         await self.send(text_data=notifications.sync_fragment(match_id))

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine import registry
-from games.engine.core import Event, Game, IllegalMove, InvalidOptions
+from games.engine.core import Event, Game, IllegalMove, InvalidOptions, replay_steps
 
 LOG_VERSION = 1
 MAX_EXPORT_CHARS = 2_000_000  # a long Shield match of 8 is well under 1 MB
@@ -321,9 +321,10 @@ def export_verify(log: MatchLog, *, ply: int | None = None) -> Verification:
         result.problems.append("The match cannot start from these options.")
         return result
     result.state, result.ply = state, 0
+    steps = replay_steps(log.game, state, ((move.seat, move.payload) for move in log.moves))
     for move in log.moves:
         try:
-            state, events = log.game.apply(state, move.seat, move.payload)
+            state, events = next(steps)
         except IllegalMove as error:
             result.problems.append(f"Move {move.ply} (seat {move.seat}) is not legal: {error}")
             return result

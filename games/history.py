@@ -20,15 +20,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
-
-from games import selectors
+from games import replay, selectors
 from games.boards import presenter_for
 from games.engine.core import Event, Game
 from games.errors import MatchError, MatchNotFound
 from games.models import Match
+from games.replay import Position
 
-CACHE_SECONDS = 900  # a replay being stepped through; each position holds its log
 REVEALED = "revealed"
 SPECTATOR = "spectator"
 NO_SUCH_MATCH = "There is no such match."
@@ -133,56 +131,16 @@ def history_ply(*, match: Match, requested: str | None) -> int:
     return ply
 
 
-@dataclass(frozen=True)
-class Position:
-    """The state after `ply` moves, and every move's seat and events up to there."""
-
-    ply: int
-    state: Any
-    log: tuple[selectors.LoggedMove, ...]
-
-
 def history_states(*, match: Match, upto: int | None = None) -> list[Any]:
     """The state after each ply, 0 (the deal) to `upto` (default: the match's ply)."""
-    game = selectors.match_game(match=match)
-    state = game.new(match.size, bytes(match.seed), match.options)
-    states = [state]
-    for seat, payload in _logged_moves(match, match.ply if upto is None else upto):
-        state, _ = game.apply(state, seat, payload)
-        states.append(state)
-    return states
+    upto = match.ply if upto is None else upto
+    return [replay.match_position(match=match, ply=ply).state for ply in range(upto + 1)]
 
 
 def history_position(*, match: Match, ply: int) -> Position:
-    """The match replayed from its log up to `ply` (what the board and log are drawn from).
-
-    Cached by (match, seed commitment, ply) like the live state: a logged move never
-    changes. Stepping forward starts from the cached position before it, so each step
-    applies one move instead of replaying the whole log.
-    """
-    replayed = cache.get(_cache_key(match, ply))
-    if replayed is None:
-        game = selectors.match_game(match=match)
-        previous = cache.get(_cache_key(match, ply - 1)) if ply > 0 else None
-        if previous is not None:
-            replayed, moves = previous, _logged_moves(match, ply, start=ply - 1)
-        else:
-            state = game.new(match.size, bytes(match.seed), match.options)
-            replayed, moves = selectors.Replayed(state, ()), _logged_moves(match, ply)
-        for seat, payload in moves:
-            state, events = game.apply(replayed.state, seat, payload)
-            replayed = replayed.then(seat=seat, state=state, events=events)
-        cache.set(_cache_key(match, ply), replayed, CACHE_SECONDS)
-    return Position(ply, replayed.state, replayed.log)
-
-
-def _cache_key(match: Match, ply: int) -> str:
-    return f"history:{match.pk}:{match.seed_commitment[:16]}:{ply}"
-
-
-def _logged_moves(match: Match, upto: int, *, start: int = 0) -> list[tuple[int, Any]]:
-    moves = match.moves.filter(ply__gte=start, ply__lt=upto).order_by("ply")
-    return list(moves.values_list("seat", "payload"))
+    """The match after `ply` moves (what the board and its log are drawn from): the one
+    cached replay, where stepping forward applies one move to the position before it."""
+    return replay.match_position(match=match, ply=ply)
 
 
 def board_view(game: Game, state: Any, viewer: Viewer) -> dict[str, Any]:
@@ -202,7 +160,7 @@ def history_board(*, match: Match, viewer: Viewer, ply: int) -> dict[str, Any]:
     if is_last:
         view = selectors.with_recorded_outcome(view, match)
     context = board_context(
-        game=game, slug=match.game, view=view, viewer=viewer, log=position.log, names=names
+        game=game, slug=match.game, view=view, viewer=viewer, log=position.tail, names=names
     )
     return {
         **context,

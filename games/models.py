@@ -171,6 +171,11 @@ class Seat(models.Model):
         return self.kind == self.Kind.AI
 
     @property
+    def is_automatic(self) -> bool:
+        """The server plays this seat's moves: the AI's, or a player's forced moves."""
+        return self.is_ai or self.autoplay
+
+    @property
     def is_open(self) -> bool:
         return self.kind == self.Kind.HUMAN and self.user_id is None
 

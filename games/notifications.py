@@ -16,10 +16,10 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
-from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import selectors
+from games import rendering
+from inbox import presence
 
 logger = logging.getLogger(__name__)
 
@@ -32,15 +32,6 @@ def group_for_spectators(match_id: int) -> str:
     return f"match-{match_id}-watch"
 
 
-def render_board(*, match: Any, seat: Any, error: str = "") -> str:
-    context = selectors.match_board(match=match, seat=seat)
-    context["error"] = error
-    # Pushed boards have no request: their forms carry the CSRF token in the page's
-    # hx-headers, and "NOTPROVIDED" tells the csrf_token tag to render nothing.
-    context["csrf_token"] = "NOTPROVIDED"
-    return render_to_string("games/match.html#board", context)
-
-
 def sync_fragment(match_id: int) -> str:
     """Sent on every (re)connect: makes the page fetch its board over HTTP."""
     url = reverse("games:board", args=[match_id])
@@ -50,17 +41,19 @@ def sync_fragment(match_id: int) -> str:
     )
 
 
-def match_changed(*, match_id: int) -> None:
-    """Push each connected seat its own freshly rendered board, and spectators theirs."""
-    match = selectors.match_get(match_id=match_id)
-    if match is None:
-        return
-    for seat in match.seats.all():
-        if seat.user_id is not None and seat.joined is not None:
-            html = render_board(match=match, seat=seat)
-            group_send(group_for_seat(match_id, seat.index), {"type": "board.push", "html": html})
-    html = render_board(match=match, seat=None)
-    group_send(group_for_spectators(match_id), {"type": "board.push", "html": html})
+def match_changed(*, match: Any) -> None:
+    """Push the new board to every open page of the match: each connected seat its own,
+    the spectators theirs. A seat with no page open, or a match nobody watches, costs no
+    render (`inbox.presence`; when presence cannot be read, everyone is pushed to)."""
+    seats = [seat for seat in match.seats.all() if seat.user_id is not None and seat.joined]
+    looking = presence.looking(match_id=match.pk, user_ids=[seat.user_id for seat in seats])
+    for seat in seats:
+        if looking.is_unknown or seat.user_id in looking.user_ids:
+            html = rendering.board_html(match=match, seat=seat)
+            group_send(group_for_seat(match.pk, seat.index), {"type": "board.push", "html": html})
+    if looking.is_unknown or looking.has_spectators:
+        html = rendering.board_html(match=match, seat=None)
+        group_send(group_for_spectators(match.pk), {"type": "board.push", "html": html})
 
 
 def group_send(group: str, message: dict[str, Any]) -> None:

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from games import selectors, services, tutorials
+from games import rendering, selectors, services, tutorials
 from games.boards import has_board, presenter_for
 from games.engine import registry
 from games.errors import BadMove, MatchError, MatchNotFound
@@ -63,10 +63,22 @@ def _match_response(request: HtmxHttpRequest, match_id: int, *, error: str = "",
         return page_not_found(
             request, MatchNotFound(NO_SUCH_MATCH if match is None else PRIVATE_RUN)
         )
+    if request.htmx and not error:
+        return _board_fragment(request, match)
     context = _board_context(request, match, error)
     if request.htmx:
         return render(request, "games/match.html#board", context, status=status)
     return render(request, "games/match.html", context, status=status)
+
+
+def _board_fragment(request: HttpRequest, match: Match) -> HttpResponse:
+    """The board fragment as this viewer sees it: rendered once per change (games.rendering)
+    and shared with the pushes, except for a table still waiting for players."""
+    if match.status == Match.Status.WAITING:
+        return render(request, "games/match.html#board", _board_context(request, match))
+    seat = selectors.seat_of(match=match, user=request.user)
+    is_seated = seat is not None and seat.joined is not None
+    return HttpResponse(rendering.board_html(match=match, seat=seat if is_seated else None))
 
 
 def _read_match(match_id: int) -> Match | None:
@@ -193,7 +205,7 @@ def board(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
         )
     if request.GET.get("have") == selectors.board_version(match=found):
         return HttpResponse(status=204)
-    return render(request, "games/match.html#board", _board_context(request, found))
+    return _board_fragment(request, found)
 
 
 @require_POST
@@ -202,12 +214,14 @@ def move(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
         return _not_logged_in(request)
     try:
         ply, payload, move_id = _move_input(request)
-        services.move_submit(
+        result = services.move_submit(
             match_id=match_id, user=request.user, ply=ply, move=payload, move_id=move_id
         )
     except MatchError as error:
         return _error_response(request, match_id, error)
-    return _after_post(request, match_id)
+    if request.htmx:  # the board just pushed to this seat's pages, rendered once
+        return _board_fragment(request, result.match)
+    return redirect("games:match", match_id=match_id)
 
 
 def _move_input(request: HttpRequest) -> tuple[Any, Any, str | None]:
@@ -287,7 +301,7 @@ def move_preview(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     cards = request.GET.getlist("cards")
     is_current = request.GET.get("ply", str(match.ply)) == str(match.ply)
     seat = context["seat_index"] if context["is_my_turn"] and is_current else None
-    game, state = context["game"], selectors.match_replay(match=match).state
+    game, state = context["game"], selectors.match_position(match=match).state
 
     def is_legal(action: str) -> bool:
         return seat is not None and game.is_legal(state, seat, _card_form_move(action, cards))

@@ -7,6 +7,3 @@ class InboxConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "inbox"
     verbose_name = "Notifications"
-
-    def ready(self) -> None:
-        from inbox import receivers  # noqa: F401 - connects the signal receivers

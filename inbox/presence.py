@@ -1,6 +1,9 @@
 """Who is looking at which match right now: open match pages, kept in the cache.
 
-The match socket (games.consumers) calls `opened` on connect and `closed` on disconnect.
+The match socket (games.consumers) calls `opened` on connect and `closed` on disconnect:
+a seated player's page under that player, any other page (signed in or not) under the
+match's spectators. Reminders read `is_present`; pushes read `looking`, so a board nobody
+has open is never rendered.
 While a socket stays open, a heartbeat in the consumer's own event loop refreshes its entry
 every PRESENCE_REFRESH seconds; an entry not refreshed for PRESENCE_TTL seconds no longer
 counts (a server that died, a socket that vanished without a close). One cache key per
@@ -15,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -24,22 +28,24 @@ PRESENCE_TTL = 90  # seconds an entry counts without a refresh
 PRESENCE_REFRESH = 30  # the heartbeat of an open socket
 
 
-def _key(user_id: int, match_id: int) -> str:
-    return f"inbox:presence:{user_id}:{match_id}"
+def _key(user_id: int | None, match_id: int) -> str:
+    """A player's open pages of a match; `None`: the spectators' pages (anyone not seated)."""
+    who = "watch" if user_id is None else user_id
+    return f"inbox:presence:{who}:{match_id}"
 
 
 def _live(entries: dict[str, float], now: float) -> dict[str, float]:
     return {channel: seen for channel, seen in entries.items() if now - seen < PRESENCE_TTL}
 
 
-def presence_touch(*, user_id: int, match_id: int, channel: str) -> None:
+def presence_touch(*, user_id: int | None, match_id: int, channel: str) -> None:
     now = time.time()
     entries = _live(cache.get(_key(user_id, match_id)) or {}, now)
     entries[channel] = now
     cache.set(_key(user_id, match_id), entries, PRESENCE_TTL)
 
 
-def presence_leave(*, user_id: int, match_id: int, channel: str) -> None:
+def presence_leave(*, user_id: int | None, match_id: int, channel: str) -> None:
     entries = _live(cache.get(_key(user_id, match_id)) or {}, time.time())
     entries.pop(channel, None)
     if entries:
@@ -53,10 +59,35 @@ def is_present(*, user_id: int, match_id: int) -> bool:
     return bool(_live(cache.get(_key(user_id, match_id)) or {}, time.time()))
 
 
+@dataclass(frozen=True)
+class Looking:
+    """Who has a match open right now: which of its players, and whether any spectator."""
+
+    user_ids: frozenset[int]
+    has_spectators: bool
+    is_unknown: bool = False  # the cache could not be read: assume everyone
+
+
+def looking(*, match_id: int, user_ids: list[int]) -> Looking:
+    """Which of `user_ids` (the seated players) have the match open, and whether anyone
+    watches it as a spectator: one cache round trip."""
+    keys = {_key(user_id, match_id): user_id for user_id in user_ids}
+    watch = _key(None, match_id)
+    try:
+        entries = cache.get_many([*keys, watch])
+    except Exception:
+        return Looking(frozenset(), False, is_unknown=True)
+    now = time.time()
+    present = frozenset(
+        user_id for key, user_id in keys.items() if _live(entries.get(key) or {}, now)
+    )
+    return Looking(present, bool(_live(entries.get(watch) or {}, now)))
+
+
 class Presence:
     """One open match page: recorded on `opened`, refreshed while open, gone on `close`."""
 
-    def __init__(self, *, user_id: int, match_id: int, channel: str) -> None:
+    def __init__(self, *, user_id: int | None, match_id: int, channel: str) -> None:
         self.user_id, self.match_id, self.channel = user_id, match_id, channel
         self._heartbeat: asyncio.Task[None] | None = None
 
@@ -80,11 +111,12 @@ class Presence:
         )
 
 
-async def opened(*, user: Any, match_id: int, channel: str) -> Presence | None:
-    """A match page's socket connected: record who it is (anonymous watchers: nobody)."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    presence = Presence(user_id=user.pk, match_id=match_id, channel=channel)
+async def opened(*, user: Any, match_id: int, channel: str, is_seated: bool) -> Presence:
+    """A match page's socket connected: record who it is. A seated player is recorded as
+    themself (reminders skip a player looking at the match); anyone else, signed in or
+    not, as one of the match's spectators (their board is rendered only while one looks)."""
+    user_id = user.pk if is_seated else None
+    presence = Presence(user_id=user_id, match_id=match_id, channel=channel)
     await presence._touch()
     presence._heartbeat = asyncio.ensure_future(presence._beat())
     return presence

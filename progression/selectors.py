@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import TruncDate
 
@@ -216,15 +217,36 @@ class SeatLook:
     frame: str
 
 
+# What `board_looks` reads of a seat's player: the games app loads these with a match's
+# seats (`select_related("user__" + path)`), so drawing a board costs no query of its own.
+SEAT_LOOKS = ("progress__card_back", "progress__board_theme", "progress__avatar_frame")
+
+
+def _loaded_progress(seats: list[Any]) -> dict[int, PlayerProgress] | None:
+    """The seats' players' progress rows, if they came with the seats (else None)."""
+    descriptor = get_user_model().progress
+    if not all(descriptor.is_cached(seat.user) for seat in seats):
+        return None
+    rows = {}
+    for seat in seats:
+        try:
+            rows[seat.user_id] = seat.user.progress
+        except PlayerProgress.DoesNotExist:
+            continue
+    return rows
+
+
 def board_looks(*, match: Any) -> list[SeatLook]:
     """The equipped card back, theme and frame of each seated player (what everyone sees)."""
     seats = [seat for seat in match.seats.all() if seat.user_id is not None]
-    rows = {
-        row.user_id: row
-        for row in PlayerProgress.objects.filter(
-            user_id__in=[seat.user_id for seat in seats]
-        ).select_related("card_back", "board_theme", "avatar_frame")
-    }
+    rows = _loaded_progress(seats)
+    if rows is None:
+        rows = {
+            row.user_id: row
+            for row in PlayerProgress.objects.filter(
+                user_id__in=[seat.user_id for seat in seats]
+            ).select_related("card_back", "board_theme", "avatar_frame")
+        }
     looks = []
     for seat in seats:
         row = rows.get(seat.user_id)

@@ -121,7 +121,7 @@ def _play_a_little(match_id: int, rng: random.Random, plies: tuple[int, int] = (
             return
         index = match.seats_to_act[0]
         user = match.seats.get(index=index).user
-        state = selectors.match_replay(match=match).state
+        state = selectors.match_position(match=match).state
         move = rng.choice(registry.get(match.game).legal_moves(state, index))
         services.move_submit(match_id=match_id, user=user, ply=match.ply, move=move)
 

@@ -21,10 +21,14 @@ EXAMPLE_DEAL = {"deal": {"decks": [[[50, 60]], [[30, 120]]], "first": 0}}
 
 @pytest.fixture(autouse=True)
 def _fast_and_clean(settings):
+    from games import replay
+
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     cache.clear()
+    replay.memo_clear()
     yield
     cache.clear()
+    replay.memo_clear()
 
 
 @pytest.fixture

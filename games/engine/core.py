@@ -10,7 +10,7 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
@@ -141,6 +141,19 @@ def forfeit_two_player(seat: int, reason: str) -> Outcome:
     return Outcome(winners=(winner,), ranking=((winner,), (seat,)), reason=reason)
 
 
+def replay_steps(
+    game: Game, state: Any, moves: Iterable[tuple[int, Move]]
+) -> Iterator[tuple[Any, list[Event]]]:
+    """Apply logged moves one by one from `state`: after each, the new state and its events.
+
+    The one loop every replay goes through: the site's cached replay (`games.replay`), the
+    history, and the verification of an export (which stops at the first move that raises).
+    """
+    for seat, move in moves:
+        state, move_events = game.apply(state, seat, move)
+        yield state, move_events
+
+
 def replay(
     game: Game,
     seats: int,
@@ -151,7 +164,7 @@ def replay(
     """Rebuild a match from its move log: the final state and each move's events."""
     state = game.new(seats, seed, options)
     events: list[list[Event]] = []
-    for seat, move in moves:
-        state, move_events = game.apply(state, seat, move)
+    for after, move_events in replay_steps(game, state, moves):
+        state = after
         events.append(move_events)
     return state, events

@@ -1,7 +1,7 @@
 """Every read of the games app. Nothing here writes.
 
-matches: one match, from its move log (the replayed state, cached by ply), the board and
-log a seat may see, clocks, the outcome's wording · lists: a player's matches, open and
+matches: one match, its position (games.replay), the board and log a seat may see,
+clocks, the outcome's wording · lists: a player's matches, open and
 live tables, reliability, the correspondence load.
 """
 
@@ -19,7 +19,7 @@ from games.selectors.lists import (
 )
 from games.selectors.matches import (
     LoggedMove,
-    Replayed,
+    automatic_seat_to_act,
     board_version,
     can_view,
     clocks,
@@ -27,24 +27,24 @@ from games.selectors.matches import (
     match_board,
     match_game,
     match_get,
-    match_remember,
-    match_replay,
+    match_position,
     opponent_names,
     outcome_text,
     rematch_of,
     seat_names,
     seat_of,
+    seats_with_players,
     socket_group_for,
     with_recorded_outcome,
 )
 
 __all__ = [
+    "automatic_seat_to_act",
     "BASE_CAP",
     "MAX_CAP",
     "Load",
     "LoggedMove",
     "Reliability",
-    "Replayed",
     "board_version",
     "can_view",
     "clocks",
@@ -54,8 +54,7 @@ __all__ = [
     "match_board",
     "match_game",
     "match_get",
-    "match_remember",
-    "match_replay",
+    "match_position",
     "matches_for_user",
     "open_matches",
     "opponent_names",
@@ -64,6 +63,7 @@ __all__ = [
     "rematch_of",
     "seat_names",
     "seat_of",
+    "seats_with_players",
     "socket_group_for",
     "turn_count_for",
     "with_recorded_outcome",

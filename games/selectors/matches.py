@@ -1,7 +1,6 @@
-"""Reads: match state from the move log (cached by ply), and the board a seat may see.
+"""Reads: one match, and the board a seat may see, built from its position (games.replay).
 
-The cached replay is an optimisation keyed by (match, seed commitment, ply); the move log is
-the source of truth. Nothing here writes.
+Nothing here writes.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
+from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from games import tutorials
@@ -20,55 +19,15 @@ from games.boards import presenter_for
 from games.engine import registry
 from games.engine.core import Event, Game
 from games.models import Match, Seat
+from games.replay import LOG_TAIL, LoggedMove, match_position
 from games.templatetags.cardhall import duration, tojson
+from progression import selectors as progression_selectors
 
-LOG_LINES = 40
-CACHE_SECONDS = 6 * 3600
-
-
-@dataclass(frozen=True)
-class LoggedMove:
-    ply: int
-    seat: int
-    events: tuple[Event, ...]
-
-
-@dataclass(frozen=True)
-class Replayed:
-    """The state after `ply` moves and what each move did."""
-
-    state: Any
-    log: tuple[LoggedMove, ...]
-
-    def then(self, *, seat: int, state: Any, events: list[Event]) -> Replayed:
-        return Replayed(state, (*self.log, LoggedMove(len(self.log), seat, tuple(events))))
-
-
-def _cache_key(match: Match, ply: int) -> str:
-    return f"match:{match.pk}:{match.seed_commitment[:16]}:{ply}"
+LOG_LINES = LOG_TAIL
 
 
 def match_game(*, match: Match) -> Game:
     return registry.get(match.game)
-
-
-def match_replay(*, match: Match) -> Replayed:
-    """The match at its current ply: from the cache, else replayed from the move log."""
-    key = _cache_key(match, match.ply)
-    replayed = cache.get(key)
-    if replayed is None:
-        game = match_game(match=match)
-        replayed = Replayed(game.new(match.size, bytes(match.seed), match.options), ())
-        for seat, payload in match.moves.filter(ply__lt=match.ply).values_list("seat", "payload"):
-            state, events = game.apply(replayed.state, seat, payload)
-            replayed = replayed.then(seat=seat, state=state, events=events)
-        cache.set(key, replayed, CACHE_SECONDS)
-    return replayed
-
-
-def match_remember(*, match: Match, replayed: Replayed) -> None:
-    """Store a state the services just computed, so the next read skips the replay."""
-    cache.set(_cache_key(match, match.ply), replayed, CACHE_SECONDS)
 
 
 def seat_of(*, match: Match, user: Any) -> Seat | None:
@@ -77,8 +36,24 @@ def seat_of(*, match: Match, user: Any) -> Seat | None:
     return next((seat for seat in match.seats.all() if seat.user_id == user.pk), None)
 
 
+def seats_with_players() -> QuerySet[Seat]:
+    """Seats with everything a board shows of their players (profile, equipped looks)."""
+    looks = [f"user__{path}" for path in progression_selectors.SEAT_LOOKS]
+    return Seat.objects.select_related("user__profile", *looks).order_by("index")
+
+
 def match_get(*, match_id: int) -> Match | None:
-    return Match.objects.prefetch_related("seats__user__profile").filter(pk=match_id).first()
+    """The match with its seats and their players: two queries."""
+    seats = Prefetch("seats", queryset=seats_with_players())
+    return Match.objects.prefetch_related(seats).filter(pk=match_id).first()
+
+
+def automatic_seat_to_act(*, match: Match) -> Seat | None:
+    """An AI or auto-play seat that is to act now, if any."""
+    to_act = match.seats_to_act
+    return next(
+        (seat for seat in match.seats.all() if seat.index in to_act and seat.is_automatic), None
+    )
 
 
 def can_view(*, match: Match, user: Any) -> bool:
@@ -146,16 +121,16 @@ def match_board(*, match: Match, seat: Seat | None) -> dict[str, Any]:
     """Everything a board template needs, built from the seat's own view only."""
     game = match_game(match=match)
     presenter = presenter_for(match.game)
-    replayed = match_replay(match=match)
+    position = match_position(match=match)
     seat_index = seat.index if seat is not None and seat.joined is not None else None
-    view = presenter.decorate(with_recorded_outcome(game.view(replayed.state, seat_index), match))
+    view = presenter.decorate(with_recorded_outcome(game.view(position.state, seat_index), match))
     names = seat_names(match=match)
     is_playing = match.status == Match.Status.ACTIVE and seat_index is not None
     is_my_turn = is_playing and seat_index in match.seats_to_act
     seat_clocks = clocks(match=match)
     log = log_lines(
         presenter=presenter,
-        log=replayed.log[-LOG_LINES:],
+        log=position.tail[-LOG_LINES:],
         names=names,
         sees=lambda event: event.is_visible_to(seat_index),
     )
@@ -170,7 +145,7 @@ def match_board(*, match: Match, seat: Seat | None) -> dict[str, Any]:
         "seat_index": seat_index,
         "is_playing": is_playing,
         "is_my_turn": is_my_turn,
-        "legal_moves": game.legal_moves(replayed.state, seat_index) if is_my_turn else [],
+        "legal_moves": game.legal_moves(position.state, seat_index) if is_my_turn else [],
         "log": list(reversed(log)),
         "last_events": log[-1]["events"] if log else [],
         "version": board_version(match=match),

@@ -2,9 +2,9 @@
 
 Lock order and preconditions: each write opens one transaction, locks the Match row
 (`select_for_update`), re-reads what it checks, writes, and schedules its side effects with
-`transaction.on_commit` (socket pushes, automatic moves). The unique (match, ply)
-constraint backs the lock: no ply is ever applied twice. A finished match sends
-`games.signals.match_finished` inside that transaction (ratings, XP and quests listen).
+`games.effects` (what follows the change, in order: ratings and progression inside the
+transaction; pushes, the AI task and inbox notices after the commit). The unique (match,
+ply) constraint backs the lock: no ply is ever applied twice.
 
 tables: create, join, fill with AI, cancel, rematch · clock: time controls, pauses,
 vacations, timeouts · moves: submit, resign · automation: the AI and

@@ -8,15 +8,16 @@ from typing import Any
 
 from django.db import transaction
 
-from games import selectors, tutorials
+from games import effects, replay, selectors, tutorials
 from games.ai import Bot, get_bot
 from games.ai.ismcts import Determinizer
 from games.ai.scripted import ScriptedBot
+from games.effects import automation_running
 from games.engine import registry
 from games.engine.core import Chance
 from games.errors import MatchFinished, MatchPaused, NotSeated, StaleMove
 from games.models import Match, Seat
-from games.services._shared import TUTOR, after_commit, automation_running, locked
+from games.services._shared import TUTOR, locked
 from games.services.moves import apply_locked
 
 
@@ -32,7 +33,7 @@ def seat_set_autoplay(*, match_id: int, user: Any, is_enabled: bool) -> Seat:
         seat.autoplay = is_enabled
         seat.save(update_fields=["autoplay"])
         match.save(update_fields=["updated"])
-        after_commit(match)
+        effects.match_changed(match=match)
     return seat
 
 
@@ -61,16 +62,16 @@ def _automatic_move(match_id: int) -> str:
     match = selectors.match_get(match_id=match_id)
     if match is None or match.status != Match.Status.ACTIVE or match.is_paused:
         return "idle"
-    seat = automatic_seat_to_act(match)
+    seat = selectors.automatic_seat_to_act(match=match)
     if seat is None:
         return "idle"
     move = _automatic_choice(match, seat)
     if move is None:
         return "idle"
     with transaction.atomic():
-        current = locked(match_id)
-        seat = current.seats.get(index=seat.index)
-        if current.ply != match.ply or not _is_automatic(seat):
+        current = locked(match_id, with_seats=True)
+        seat = next(other for other in current.seats.all() if other.index == seat.index)
+        if current.ply != match.ply or not seat.is_automatic:
             return "raced"
         try:
             apply_locked(current, seat, match.ply, move, user=None, move_id=f"auto-{match.ply}")
@@ -84,7 +85,7 @@ def _automatic_move(match_id: int) -> str:
 def _automatic_choice(match: Match, seat: Seat) -> dict[str, Any] | None:
     """The AI's move from its own view, or the forced move of an auto-play seat."""
     game = registry.get(match.game)
-    state = selectors.match_replay(match=match).state
+    state = replay.match_position(match=match).state
     legal = game.legal_moves(state, seat.index)
     if not seat.is_ai:
         return legal[0] if len(legal) == 1 else None
@@ -103,17 +104,6 @@ def _bot_for(match: Match, seat: Seat) -> Bot:
     if tutorial is not None:
         return ScriptedBot(tutorial.ai_script, fallback=get_bot("random"))
     return get_bot(seat.ai_level if seat.ai_level != TUTOR else "random")
-
-
-def _is_automatic(seat: Seat) -> bool:
-    return seat.is_ai or seat.autoplay
-
-
-def automatic_seat_to_act(match: Match) -> Seat | None:
-    to_act = match.seats_to_act
-    return next(
-        (seat for seat in match.seats.all() if seat.index in to_act and _is_automatic(seat)), None
-    )
 
 
 @contextmanager

@@ -24,10 +24,10 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from games import effects
 from games.errors import CannotCreate, MatchFinished, NotSeated
 from games.models import Match, Seat
-from games.services._shared import after_commit, locked
-from games.signals import pause_requested, turn_ended, turn_started
+from games.services._shared import locked
 
 # Offered when a table is created: key → (label, seconds per move). "none" only vs the AI.
 TIME_CONTROLS: dict[str, tuple[str, int | None]] = {
@@ -99,7 +99,7 @@ def _stop(match: Match, seat: Seat, now: dt.datetime) -> None:
         seat.bank_seconds = min(bank_cap(match.move_seconds), bank)
     seat.turn_started = seat.deadline = seat.paused_seconds_left = None
     seat.save(update_fields=["turn_started", "deadline", "bank_seconds", "paused_seconds_left"])
-    turn_ended.send(sender=Seat, seat=seat, match=match)
+    effects.turn_ended(match=match, seat=seat)
 
 
 def _start(match: Match, seat: Seat, now: dt.datetime) -> None:
@@ -111,7 +111,7 @@ def _start(match: Match, seat: Seat, now: dt.datetime) -> None:
         else:
             seat.deadline = now + dt.timedelta(seconds=seconds) + _vacation_left(seat.user, now)
     seat.save(update_fields=["turn_started", "deadline", "paused_seconds_left"])
-    turn_started.send(sender=Seat, seat=seat, match=match)
+    effects.turn_started(match=match, seat=seat)
 
 
 def _vacation_left(user: Any, now: dt.datetime) -> dt.timedelta:
@@ -204,7 +204,7 @@ def tables_expire(*, now: dt.datetime | None = None) -> int:
             match.finished = now
             match.outcome = {"winners": [], "ranking": [], "reason": "expired", "scores": None}
             match.save(update_fields=["status", "finished", "outcome", "updated"])
-            after_commit(match)
+            effects.match_changed(match=match)
             expired += 1
     return expired
 
@@ -250,9 +250,9 @@ def match_pause_request(*, match_id: int, user: Any, now: dt.datetime | None = N
         else:
             match.pause_votes = ",".join(str(index) for index in sorted(votes))
         match.save(update_fields=["paused_at", "pause_votes", "updated"])
+        effects.match_changed(match=match)
         if match.pause_votes:
-            pause_requested.send(sender=Match, match=match, seat=seat)
-        after_commit(match)
+            effects.pause_requested(match=match, seat=seat)
     return match
 
 
@@ -265,7 +265,7 @@ def match_pause_withdraw(*, match_id: int, user: Any) -> Match:
             raise CannotCreate("Nobody has asked to pause this match.")
         match.pause_votes = ""
         match.save(update_fields=["pause_votes", "updated"])
-        after_commit(match)
+        effects.match_changed(match=match)
     return match
 
 
@@ -292,7 +292,7 @@ def _resume_locked(match: Match, now: dt.datetime) -> None:
             seat.save(update_fields=["deadline", "paused_seconds_left", "turn_started"])
     match.paused_at = None
     match.save(update_fields=["paused_at", "updated"])
-    after_commit(match)
+    effects.match_changed(match=match)
 
 
 # --- vacations ------------------------------------------------------------------------------
@@ -361,7 +361,7 @@ def _shift_deadlines(user: Any, by: dt.timedelta, now: dt.datetime) -> None:
             for seat in match.seats.filter(user=user, deadline__isnull=False):
                 seat.deadline = max(seat.deadline + by, min(seat.deadline, floor))
                 seat.save(update_fields=["deadline"])
-            after_commit(match)
+            effects.match_changed(match=match)
 
 
 def _running_timed_matches(user: Any) -> Iterable[int]:

@@ -7,7 +7,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import selectors
+from games import effects, replay, selectors
 from games.engine import registry
 from games.engine.core import IllegalMove
 from games.errors import (
@@ -23,7 +23,7 @@ from games.errors import (
 )
 from games.models import Match, Move, Seat
 from games.services import clock
-from games.services._shared import FORFEIT, MoveResult, after_commit, finish, locked, to_act
+from games.services._shared import FORFEIT, MoveResult, finish, locked, to_act
 
 MAX_MOVE_BYTES = 4096
 
@@ -35,8 +35,10 @@ def move_submit(
     _check_payload(move)
     ply = _ply_number(ply)
     with transaction.atomic():
-        match = locked(match_id)
-        if move_id:
+        match = locked(match_id, with_seats=True)
+        if move_id and ply != match.ply:
+            # A committed move moved the match on, so a retry of it always comes with an
+            # older ply: only then is the move id worth looking up.
             repeat = _committed(match, move_id, user)
             if repeat is not None:
                 return repeat
@@ -57,9 +59,8 @@ def _committed(match: Match, move_id: str, user: Any) -> MoveResult | None:
         return None
     if logged.user_id != user.pk:
         raise BadMove("That move id belongs to another move.")
-    replayed = selectors.match_replay(match=match)
-    events = replayed.log[logged.ply].events if logged.ply < len(replayed.log) else ()
-    return MoveResult(match, logged.ply, tuple(events), is_repeat=True)
+    events = replay.match_position(match=match, ply=logged.ply + 1).events_of(logged.ply)
+    return MoveResult(match, logged.ply, events, is_repeat=True)
 
 
 def apply_locked(
@@ -93,33 +94,39 @@ def _is_simultaneous_catch_up(match: Match, seat: Seat, ply: int) -> bool:
 
 
 def _append(match: Match, seat: Seat, move: Any, *, user: Any, move_id: str | None) -> MoveResult:
-    """Apply `move` for `seat` at the match's current ply and log it (the row is locked)."""
+    """Apply `move` for `seat` at the match's current ply and log it (the row is locked).
+
+    The unique (match, ply) and (match, move_id) constraints are the last guard: a
+    violation rolls the whole transaction back as a stale move.
+    """
     game = registry.get(match.game)
-    replayed = selectors.match_replay(match=match)
+    before = replay.match_position(match=match)
     try:
-        state, events = game.apply(replayed.state, seat.index, move)
+        state, events = game.apply(before.state, seat.index, move)
     except IllegalMove as error:
         raise InvalidMove(error.message) from None
     ply = match.ply
     try:
-        with transaction.atomic():
-            Move.objects.create(
-                match=match, ply=ply, seat=seat.index, payload=move, move_id=move_id, user=user
-            )
-    except IntegrityError:
+        Move.objects.create(
+            match=match, ply=ply, seat=seat.index, payload=move, move_id=move_id, user=user
+        )
+    except IntegrityError as error:
+        if "move_id" in str(error) or "move_unique_client_id" in str(error):
+            raise BadMove("That move id belongs to another move.") from None
         raise StaleMove("That turn was already played. Here is the current position.") from None
+    # The new position is kept before anything downstream (progression, pushes) reads it.
+    replay.match_remember(
+        match=match, position=before.then(seat=seat.index, state=state, events=events)
+    )
     match.ply = ply + 1
     match.to_act = to_act(game.to_act(state))
+    effects.match_changed(match=match)
     outcome = game.outcome(state)
     if outcome is not None:
-        finish(match, outcome)
+        finish(match, outcome, fields=("ply",))
     else:
-        match.save()
+        match.save(update_fields=["ply", "to_act", "updated"])
     clock.clocks_update(match, moved_seat=seat.index)
-    selectors.match_remember(
-        match=match, replayed=replayed.then(seat=seat.index, state=state, events=events)
-    )
-    after_commit(match)
     return MoveResult(match, ply, tuple(events))
 
 
@@ -142,7 +149,7 @@ def _ply_number(ply: Any) -> int:
 
 def match_resign(*, match_id: int, user: Any) -> Match:
     with transaction.atomic():
-        match = locked(match_id)
+        match = locked(match_id, with_seats=True)
         seat = selectors.seat_of(match=match, user=user)
         if seat is None or seat.joined is None:
             raise NotSeated("You are not playing in this match.")
@@ -161,11 +168,10 @@ def forfeit_seat(match: Match, seat: Seat, reason: str, *, user: Any) -> None:
     if getattr(game, "forfeit_is_a_move", False):
         _append(match, seat, {"type": FORFEIT, "reason": reason}, user=user, move_id=None)
         return
-    state = selectors.match_replay(match=match).state
-    outcome = game.forfeit(state, seat.index, reason)
+    effects.match_changed(match=match)
+    outcome = game.forfeit(replay.match_position(match=match).state, seat.index, reason)
     if outcome is not None:
         finish(match, outcome)
     else:
-        match.save()
+        match.save(update_fields=["updated"])
     clock.clocks_update(match)
-    after_commit(match)

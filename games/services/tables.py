@@ -11,15 +11,14 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import selectors, tutorials
+from games import effects, selectors, tutorials
 from games.boards import has_board
 from games.engine import registry
 from games.engine.core import Game, InvalidOptions
 from games.errors import CannotCreate, LimitReached, MatchFinished, NotSeated, SeatUnavailable
 from games.models import Match, Seat
 from games.services import clock
-from games.services._shared import AI_LEVELS, TUTOR, after_commit, locked, to_act
-from games.signals import seat_invited
+from games.services._shared import AI_LEVELS, TUTOR, locked, to_act
 
 OPPONENTS = ("ai", "player", "open")
 
@@ -123,7 +122,7 @@ def _seat_add(
         )
     seat = Seat.objects.create(match=match, index=index, user=user, joined=joined)
     if user is not None and joined is None:
-        seat_invited.send(sender=Seat, seat=seat, match=match)
+        effects.seat_invited(match=match, seat=seat)
     return seat
 
 
@@ -236,14 +235,14 @@ def match_cancel(*, match_id: int, user: Any) -> Match:
         match.status = Match.Status.CANCELLED
         match.finished = timezone.now()
         match.save(update_fields=["status", "finished", "updated"])
-        after_commit(match)
+        effects.match_changed(match=match)
     return match
 
 
 def _start_if_full(match: Match) -> None:
     if any(seat.joined is None for seat in match.seats.all()):
         match.save(update_fields=["updated"])
-        after_commit(match)
+        effects.match_changed(match=match)
         return
     game = registry.get(match.game)
     state = game.new(match.size, bytes(match.seed), match.options)
@@ -252,7 +251,7 @@ def _start_if_full(match: Match) -> None:
     match.to_act = to_act(game.to_act(state))
     match.save(update_fields=["status", "started", "to_act", "updated"])
     clock.clocks_update(match)
-    after_commit(match)
+    effects.match_changed(match=match)
 
 
 def _check_load(user: Any) -> None:

@@ -2,8 +2,8 @@
 achievement progress — exactly once.
 
 Two entry points share `_credit_match`:
-- `match_result_record(match=...)`: the `games.signals.match_finished` receiver, inside
-  the transaction that records the result (the match row is locked by games.services).
+- `match_result_record(match=...)`: called by `games.effects.match_finished`, inside the
+  transaction that records the result (the match row is locked by games.services).
   Its work runs in a savepoint: if progression fails, the result still commits and the
   task below is queued to try again after commit.
 - `match_result_process(match_id=...)`: safe to call any number of times, concurrently
@@ -28,7 +28,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games import selectors as match_selectors
+from games import replay
 from games.models import Match, Seat
 from progression import conditions, levels
 from progression.models import (
@@ -83,7 +83,7 @@ def _credit_match(match: Match) -> list[MatchCredit]:
         return []
     when = match.finished or match.updated
     season_rollover(now=when)
-    log = match_selectors.match_replay(match=match).log
+    log = replay.match_events(match=match)  # once per finished match: every event counts
     events = tuple((move.seat, event.type, event.data) for move in log for event in move.events)
     movers = {move.seat for move in log}
     credits = []

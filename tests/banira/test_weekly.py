@@ -26,7 +26,7 @@ WEEK = datetime.timedelta(days=7)
 
 
 def _state(match: Match):
-    return match_selectors.match_replay(match=match).state
+    return match_selectors.match_position(match=match).state
 
 
 def _finish(match: Match, score: int, finished: datetime.datetime | None = None) -> Match:

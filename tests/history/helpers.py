@@ -56,19 +56,19 @@ def play(match: Match, users: list[Any], *, plies: int = MAX_PLIES, finish: bool
     played = Played(match, users)
     game = selectors.match_game(match=match)
     chance = Chance(bytes(32), f"tests/history/{match.game}")
-    played.states.append(selectors.match_replay(match=match).state)
+    played.states.append(selectors.match_position(match=match).state)
     while match.status == Match.Status.ACTIVE and match.ply < plies:
         seat = match.seats_to_act[0]
-        state = selectors.match_replay(match=match).state
+        state = selectors.match_position(match=match).state
         move = chance.choice(game.legal_moves(state, seat))
         services.move_submit(match_id=match.pk, user=users[seat], ply=match.ply, move=move)
         match.refresh_from_db()
-        played.states.append(selectors.match_replay(match=match).state)
+        played.states.append(selectors.match_position(match=match).state)
     while finish and match.status == Match.Status.ACTIVE:
         services.match_resign(match_id=match.pk, user=users[match.seats_to_act[0]])
         match.refresh_from_db()
         if match.ply + 1 > len(played.states):  # Shield logs a forfeit as a move
-            played.states.append(selectors.match_replay(match=match).state)
+            played.states.append(selectors.match_position(match=match).state)
     return played
 
 

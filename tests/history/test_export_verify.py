@@ -255,7 +255,7 @@ def test_a_running_shield_setup_export_hides_other_seats_picks(client, make_user
 def _first_card(match, seat):
     from games import selectors
 
-    state = selectors.match_replay(match=match).state
+    state = selectors.match_position(match=match).state
     return selectors.match_game(match=match).view(state, seat)["hand"][0]
 
 

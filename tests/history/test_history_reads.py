@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import history, selectors
+from games import history, replay, selectors
 from games.boards import presenter_for
 from games.models import Match
 from tests.history.helpers import GAMES, SEATS, play, start
@@ -37,11 +37,13 @@ def test_every_ply_of_a_finished_match_replays_to_the_live_state(game, players):
 
     engine = selectors.match_game(match=match)
     presenter = presenter_for(game)
-    live_log = selectors.match_replay(match=match).log  # built move by move by the services
+    every_move = replay.match_events(match=match)
     for ply, live in enumerate(played.states):
         position = history.history_position(match=match, ply=ply)
         assert position.state == live
-        assert [entry.events for entry in position.log] == [e.events for e in live_log[:ply]]
+        expected_tail = every_move[:ply][-replay.LOG_TAIL :]
+        assert [entry.events for entry in position.tail] == [e.events for e in expected_tail]
+        assert [entry.ply for entry in position.tail] == [e.ply for e in expected_tail]
         for viewer in _viewers(match):
             board = history.history_board(match=match, viewer=viewer, ply=ply)
             if viewer.is_revealed:
@@ -53,7 +55,7 @@ def test_every_ply_of_a_finished_match_replays_to_the_live_state(game, players):
             }
             seen = [
                 (event.type, dict(event.data))
-                for entry in live_log[:ply]
+                for entry in expected_tail
                 for event in entry.events
                 if viewer.is_revealed or event.is_visible_to(viewer.seat)
             ]

@@ -28,7 +28,7 @@ def play_out(match: Match) -> Match:
         if seat.is_ai:  # on-commit hooks do not run in a test transaction: play it here
             match_services.automation_run(match_id=match.pk)
             continue
-        state = selectors.match_replay(match=match).state
+        state = selectors.match_position(match=match).state
         move = game.legal_moves(state, seat_index)[0]
         match_services.move_submit(match_id=match.pk, user=seat.user, ply=match.ply, move=move)
     raise AssertionError("the match did not end")

@@ -83,27 +83,25 @@ def test_against_the_ai_xp_is_halved(alice):
 
 @requires_postgres
 @pytest.mark.django_db(transaction=True)
-def test_processing_twice_concurrently_credits_once(make_user, quest_templates, season):
+def test_processing_twice_concurrently_credits_once(
+    make_user, quest_templates, season, monkeypatch
+):
     host, guest = make_user(), make_user()
-    from games.signals import match_finished
-    from progression.receivers import on_match_finished
-
-    match_finished.disconnect(on_match_finished, dispatch_uid="progression.match_finished")
-    try:
-        match = play_out(
-            match_services.match_join(
-                match_id=match_services.match_create(
-                    creator=host,
-                    game_slug="dogblade",
-                    opponent="player",
-                    invitee_username=guest.username,
-                    options=EXAMPLE_DEAL,
-                ).pk,
-                user=guest,
-            )
+    # Finish without the in-transaction credit, as if it had failed and been left to the task.
+    monkeypatch.setattr(services, "match_result_record", lambda *, match: None)
+    match = play_out(
+        match_services.match_join(
+            match_id=match_services.match_create(
+                creator=host,
+                game_slug="dogblade",
+                opponent="player",
+                invitee_username=guest.username,
+                options=EXAMPLE_DEAL,
+            ).pk,
+            user=guest,
         )
-    finally:
-        match_finished.connect(on_match_finished, dispatch_uid="progression.match_finished")
+    )
+    monkeypatch.undo()
     assert not MatchCredit.objects.exists()
 
     results = race(4, lambda _: services.match_result_process(match_id=match.pk))

@@ -6,10 +6,8 @@ from __future__ import annotations
 import pytest
 
 from games import services
-from games.signals import match_finished
 from ratings import services as rating_services
 from ratings.models import RatedMatch, Rating, RatingChange
-from ratings.receivers import rate_finished_match
 from tests.concurrency import race
 from tests.conftest import requires_postgres
 
@@ -17,16 +15,16 @@ pytestmark = [requires_postgres, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def unrated_on_finish():
+def unrated_on_finish(monkeypatch):
     """Matches finish without being rated, so a test can rate them itself."""
-    match_finished.disconnect(dispatch_uid="ratings.rate_finished_match")
-    yield
-    match_finished.connect(rate_finished_match, dispatch_uid="ratings.rate_finished_match")
+    monkeypatch.setattr(rating_services, "match_rate", lambda *, match_id: None)
+    yield monkeypatch
 
 
 def test_two_threads_rating_one_match_rate_it_once(alice, bob, make_match, unrated_on_finish):
     match = make_match(bob, alice)
     services.match_resign(match_id=match.pk, user=alice)
+    unrated_on_finish.undo()
     assert not RatedMatch.objects.exists()
     errors = []
 

@@ -36,7 +36,7 @@ def _play_legal(match):
     """The seat to act plays its first legal move (whatever the game)."""
     match.refresh_from_db()
     index = match.seats_to_act[0]
-    state = selectors.match_replay(match=match).state
+    state = selectors.match_position(match=match).state
     move = registry.get(match.game).legal_moves(state, index)[0]
     return services.move_submit(
         match_id=match.pk, user=_user_of(match, index), ply=match.ply, move=move
@@ -172,7 +172,7 @@ def test_in_shield_the_late_player_is_out_and_play_goes_on(make_user):
     # Setup is simultaneous: ann and ben set up, cat does not.
     for user, index in ((ann, 0), (ben, 1)):
         match.refresh_from_db()
-        state = selectors.match_replay(match=match).state
+        state = selectors.match_position(match=match).state
         move = registry.get("shield").legal_moves(state, index)[0]
         services.move_submit(match_id=match.pk, user=user, ply=match.ply, move=move)
     late = _seat(match, 2).deadline + dt.timedelta(seconds=1)

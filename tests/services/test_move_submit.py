@@ -106,11 +106,14 @@ def test_the_cached_state_equals_a_fresh_replay(match, alice, bob):
     for ply, user in enumerate([alice, bob, alice]):
         services.move_submit(match_id=match.pk, user=user, ply=ply, move=ATTACK)
     match.refresh_from_db()
-    cached = selectors.match_replay(match=match)
+    cached = selectors.match_position(match=match)
     from django.core.cache import cache
 
+    from games import replay
+
     cache.clear()
-    fresh = selectors.match_replay(match=match)
+    replay.memo_clear()
+    fresh = selectors.match_position(match=match)
     assert cached.state == fresh.state
-    assert cached.log == fresh.log
+    assert cached.tail == fresh.tail
     assert match.status == Match.Status.ACTIVE

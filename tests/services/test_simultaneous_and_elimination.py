@@ -30,7 +30,7 @@ def table(alice, bob, make_user):
 
 
 def _pick(match, seat):
-    state = selectors.match_replay(match=match).state
+    state = selectors.match_position(match=match).state
     return {
         "type": "choose_shield",
         "card": selectors.match_game(match=match).view(state, seat)["hand"][0],

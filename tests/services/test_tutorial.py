@@ -46,8 +46,8 @@ def test_the_tutorial_meets_every_rule_in_order(alice):
 
     _play(match, alice, {"type": "attack"})  # ply 6: my 5 against their 2
     _play(match, alice, {"type": "draw", "deck": "attack"})  # ply 8: the Death card, saved
-    replayed = selectors.match_replay(match=match)
-    saved = [event.type for entry in replayed.log for event in entry.events]
+    position = selectors.match_position(match=match)
+    saved = [event.type for entry in position.tail for event in entry.events]
     assert "lucky_saved" in saved and "death" not in saved
     assert match.status == Match.Status.ACTIVE
     board = _coach(match, alice)

@@ -328,7 +328,7 @@ def test_a_haymaker_lands_on_the_table_with_its_badge(client, match, alice, bob)
 def test_the_card_a_hit_takes_is_shown_to_the_two_players_only(client, match, alice, bob):
     play(match, alice, {"type": "attack", "cards": ["7H"]})
     play(match, bob, {"type": "take_hit"})
-    state = selectors.match_replay(match=match).state
+    state = selectors.match_position(match=match).state
     taken = selectors.match_game(match=match).view(state, 0)["last_turn"]["taken"]
     assert len(taken) == 1 and taken[0] in BOB
     (card,) = taken

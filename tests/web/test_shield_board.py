@@ -332,7 +332,7 @@ def test_an_eight_seat_table_renders_for_every_seat_clockwise(client, make_user)
 def _hand(match, seat: int) -> list[str]:
     from games import selectors
 
-    state = selectors.match_replay(match=match).state
+    state = selectors.match_position(match=match).state
     return registry.get("shield").view(state, seat)["hand"]
 
 

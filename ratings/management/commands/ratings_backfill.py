@@ -1,6 +1,6 @@
 """Rate every finished rated match that has no rating yet, oldest result first.
 
-For a match whose rating failed when it finished (logged by ratings.receivers), or for
+For a match whose rating failed when it finished (logged by games.effects), or for
 matches that finished before the ratings app existed. Safe to run any number of times:
 a match already rated is skipped by ratings.services.match_rate.
 """

@@ -1,0 +1,126 @@
+"""Everything that follows a change to a match, in order: the one place that names it.
+
+The services (`games.services`) call these functions inside the transaction that made the
+change, with the match row locked. Read this module top to bottom to know what a move, a
+resignation, a timeout, a new table or a pause sets off; nothing else reacts to a change
+(no Django signals).
+
+Inside the transaction (commits or rolls back with the change itself):
+1. `match_finished`: ratings, then progression credit (XP, coins, quests, achievements),
+   each exactly once per match and player, each in its own savepoint so that a bug there is
+   logged and never undoes the result.
+2. `turn_ended`: the seat's "your turn" notices stop counting as unread.
+
+After the commit (`transaction.on_commit(robust=True)`: each may fail, be lost or run twice
+without harm; a failure is logged, never an error for what was committed):
+3. `match_changed`: the socket pushes (each connected seat its own board, spectators theirs
+   when someone watches), then the AI / auto-play task when an automatic seat is to act.
+4. inbox notices and reminders: `match_finished` (the result), `turn_started` (the "your
+   turn" reminder), `seat_invited`, `pause_requested`.
+
+The services call `match_changed` before `match_finished` and the clock's `turn_*`, so the
+after-commit work runs in the order above: pushes, the AI task, then inbox.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+# Set while automatic seats are being played in a loop, so each move's after-commit step
+# does not start another loop (with eager Celery that would recurse once per move).
+automation_running: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "automation", default=False
+)
+
+
+def _after_commit(step: Callable[[], Any]) -> None:
+    transaction.on_commit(step, robust=True)
+
+
+# --- 1. a result (inside the transaction) -----------------------------------------------------
+
+
+def match_finished(*, match: Any) -> None:
+    """The match (locked, just saved as finished) has a result."""
+    from inbox import tasks as inbox_tasks
+    from progression import services as progression
+    from ratings import services as ratings
+
+    try:
+        ratings.match_rate(match_id=match.pk)
+    except Exception:  # rolled back to match_rate's savepoint; `ratings_backfill` retries
+        logger.exception("Rating match %s failed; it stays unrated for now.", match.pk)
+    progression.match_result_record(match=match)
+    match_id = match.pk
+    _after_commit(lambda: inbox_tasks.notify_finished.delay(match_id))
+
+
+# --- 2. turns (inside the transaction; reminders after it) -----------------------------------
+
+
+def turn_ended(*, match: Any, seat: Any) -> None:
+    """`seat` has moved, or no longer acts: its turn notices are no longer news."""
+    from inbox import services as inbox
+
+    if seat.user_id is not None:
+        inbox.turn_notifications_settle(user_id=seat.user_id, match_id=match.pk)
+
+
+def turn_started(*, match: Any, seat: Any) -> None:
+    """`seat`'s clock has started: remind its player once the change is committed."""
+    from inbox import tasks as inbox_tasks
+
+    if seat.is_ai or seat.user_id is None or seat.turn_started is None:
+        return
+    seat_id, started = seat.pk, seat.turn_started.isoformat()
+    _after_commit(lambda: inbox_tasks.remind_turn.delay(seat_id, started))
+
+
+# --- 3. every change (after the commit) -------------------------------------------------------
+
+
+def match_changed(*, match: Any) -> None:
+    """Anything on the match's boards changed: push them, then let automatic seats play."""
+    _after_commit(lambda: _push_and_advance(match))
+
+
+def _push_and_advance(match: Any) -> None:
+    from games import notifications, selectors, tasks
+
+    if "seats" not in getattr(match, "_prefetched_objects_cache", {}):
+        # The move path hands over the match it locked, with the very seats it changed;
+        # other paths change seats through their own queries: read them as committed.
+        match = selectors.match_get(match_id=match.pk)
+        if match is None:
+            return
+    notifications.match_changed(match=match)
+    if automation_running.get():
+        return
+    if match.status == match.Status.ACTIVE and selectors.automatic_seat_to_act(match=match):
+        tasks.advance_automatic_seats.delay(match.pk)
+
+
+# --- 4. tables and pauses (notices after the commit) ------------------------------------------
+
+
+def seat_invited(*, match: Any, seat: Any) -> None:
+    """A named player was invited to a seat (a new table or a rematch)."""
+    from inbox import tasks as inbox_tasks
+
+    seat_id = seat.pk
+    _after_commit(lambda: inbox_tasks.notify_invitation.delay(seat_id))
+
+
+def pause_requested(*, match: Any, seat: Any) -> None:
+    """A player asked to pause; the others must agree."""
+    from inbox import tasks as inbox_tasks
+
+    match_id, votes, asked_at = match.pk, match.pause_votes, match.updated.isoformat()
+    _after_commit(lambda: inbox_tasks.notify_pause.delay(match_id, votes, asked_at))

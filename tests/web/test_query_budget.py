@@ -1,0 +1,134 @@
+"""What a move and a board fetch cost in SQL queries, held under a budget.
+
+Measured as in production: Celery is not eager (tasks go to a broker, not into the
+request), both seats have the match open (so both boards are pushed) and a spectator
+watches. A move POST renders each board once: the mover's answer is the board pushed to
+the mover's pages.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games import rendering, selectors
+from games.models import Match, Move
+from inbox import presence
+
+MOVE_BUDGET = 12
+BOARD_BUDGET = 4
+
+
+@pytest.fixture
+def production_tasks(settings):
+    """Tasks are queued on an in-memory broker, as they would be on Redis: not run here."""
+    from config.celery_app import app
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    app.conf.task_always_eager = False
+    yield
+    app.conf.task_always_eager = True
+
+
+def _everyone_looking(match: Match) -> None:
+    for seat in match.seats.all():
+        presence.presence_touch(user_id=seat.user_id, match_id=match.pk, channel=f"c{seat.pk}")
+    presence.presence_touch(user_id=None, match_id=match.pk, channel="spectator")
+
+
+def _mover(match: Match, users: list) -> tuple:
+    seat = match.seats.get(index=match.seats_to_act[0])
+    return next(user for user in users if user.pk == seat.user_id)
+
+
+def _mover_before(users: list, response) -> object:
+    return response.mover
+
+
+def _post_move(client, match: Match) -> object:
+    return client.post(
+        reverse("games:move", args=[match.pk]),
+        {"ply": match.ply, "move": json.dumps({"type": "attack"}), "move_id": f"m{match.ply}"},
+        HTTP_HX_REQUEST="true",
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_post_stays_within_its_query_budget(client, make_user, make_match, production_tasks):
+    """A real transaction (no test savepoints), its after-commit pushes run as they would."""
+    users = [make_user(), make_user()]
+    match = make_match(*users)
+    _everyone_looking(match)
+    for _ in range(3):  # the first moves, and a move in the middle of the match
+        match.refresh_from_db()
+        client.force_login(_mover(match, users))
+        client.get(reverse("games:match", args=[match.pk]))  # the session is warm
+        with CaptureQueriesContext(connection) as queries:
+            response = _post_move(client, match)
+        assert response.status_code == 200
+        assert len(queries) <= MOVE_BUDGET, "\n".join(q["sql"][:120] for q in queries)
+    assert Move.objects.filter(match=match).count() == 3
+
+
+@pytest.mark.django_db
+def test_the_mover_s_answer_is_the_board_pushed_to_them_rendered_once(
+    client, make_user, make_match, production_tasks, django_capture_on_commit_callbacks, monkeypatch
+):
+    users = [make_user(), make_user()]
+    match = make_match(*users)
+    _everyone_looking(match)
+    rendered = []
+    real = rendering.render_to_string
+    monkeypatch.setattr(
+        rendering, "render_to_string", lambda *a, **k: rendered.append(a) or real(*a, **k)
+    )
+    mover = _mover(match, users)
+    client.force_login(mover)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = _post_move(client, match)
+    response.mover = mover
+    # one board per viewer: the mover's (pushed and answered), the other seat's, spectators'
+    assert len(rendered) == 3
+    match = selectors.match_get(match_id=match.pk)
+    mover_seat = selectors.seat_of(match=match, user=_mover_before(users, response))
+    assert response.content.decode() == rendering.board_html(match=match, seat=mover_seat)
+    assert len(rendered) == 3  # that was the cached board: nothing rendered again
+
+
+@pytest.mark.django_db
+def test_nobody_looking_renders_only_the_answer(
+    client, make_user, make_match, production_tasks, django_capture_on_commit_callbacks, monkeypatch
+):
+    users = [make_user(), make_user()]
+    match = make_match(*users)
+    rendered = []
+    real = rendering.render_to_string
+    monkeypatch.setattr(
+        rendering, "render_to_string", lambda *a, **k: rendered.append(a) or real(*a, **k)
+    )
+    client.force_login(_mover(match, users))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert _post_move(client, match).status_code == 200
+    assert len(rendered) == 1  # no page open: no push rendered, no spectator board
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("warm", [False, True])
+def test_a_board_fetch_stays_within_its_query_budget(client, make_user, make_match, warm):
+    users = [make_user(), make_user()]
+    match = make_match(*users)
+    client.force_login(users[1])
+    url = reverse("games:board", args=[match.pk])
+    client.get(url, HTTP_HX_REQUEST="true")  # the session is in the cache now
+    if not warm:  # the board is not rendered yet: the fetch renders it
+        match = selectors.match_get(match_id=match.pk)
+        cache.delete(rendering._key(match, selectors.seat_of(match=match, user=users[1])))
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and b'id="board"' in response.content
+    assert len(queries) <= BOARD_BUDGET, "\n".join(q["sql"][:120] for q in queries)
