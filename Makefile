@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install migrate demo serve worker beat lint format bench clean
+.PHONY: run test install migrate demo serve worker beat lint format bench loadtest clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,12 @@ bench: install
 	$(BIN)/python benchmarks/engine_haymaker.py
 	$(BIN)/python benchmarks/engine_shield.py
 	$(BIN)/python benchmarks/engine_banira.py
+
+# The live core under load (benchmarks/load/): PostgreSQL and Redis must answer; about 6 min.
+# LOADTEST_ARGS=--quick for a smoke run, --profile for a py-spy profile of one worker.
+loadtest: install
+	$(BIN)/python -m pip install --quiet -e ".[dev,load]"
+	$(BIN)/python -m benchmarks.load $(LOADTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache

@@ -1,0 +1,102 @@
+"""Reading a board fragment the way a browser would (pure: the standard library only).
+
+Dog Blade has one legal move at a time; the board of the seat to act carries it as a form
+(`templates/games/dogblade/board.html`): hidden `ply` and `move_id`, the CSRF token, and a
+submit button `name="move"` whose value is the move's JSON. `parse_move_form` finds that
+form, so the generator posts exactly what the button would.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from html.parser import HTMLParser
+
+
+@dataclass(frozen=True)
+class MoveForm:
+    action: str  # the form's hx-post (else action) URL
+    fields: tuple[tuple[str, str], ...]  # hidden inputs + the pressed button, in page order
+
+    def data(self) -> dict[str, str]:
+        return dict(self.fields)
+
+    @property
+    def ply(self) -> int | None:
+        value = self.data().get("ply")
+        return int(value) if value and value.isdigit() else None
+
+    @property
+    def move(self) -> dict | None:
+        value = self.data().get("move")
+        return json.loads(value) if value else None
+
+
+class _FormReader(HTMLParser):
+    """Collects each <form class="move-form">: its URL, hidden inputs, first move button."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.forms: list[MoveForm] = []
+        self._action: str | None = None
+        self._fields: list[tuple[str, str]] = []
+        self._has_button = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = {name: value or "" for name, value in attrs}
+        if tag == "form" and "move-form" in attributes.get("class", "").split():
+            self._action = attributes.get("hx-post") or attributes.get("action") or ""
+            self._fields, self._has_button = [], False
+        elif self._action is None:
+            return
+        elif tag == "input" and attributes.get("type", "text") == "hidden":
+            self._fields.append((attributes.get("name", ""), attributes.get("value", "")))
+        elif tag == "button" and self._is_live_button(attributes):
+            self._fields.append((attributes["name"], attributes.get("value", "")))
+            self._has_button = True
+
+    def _is_live_button(self, attributes: dict[str, str]) -> bool:
+        """The first named, enabled submit button of the form: the one a tap sends."""
+        return (
+            bool(attributes.get("name"))
+            and not self._has_button
+            and attributes.get("type", "submit") == "submit"
+            and "disabled" not in attributes
+        )
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form" and self._action is not None:
+            if self._has_button:
+                self.forms.append(MoveForm(self._action, tuple(self._fields)))
+            self._action = None
+
+
+def parse_move_form(html: str) -> MoveForm | None:
+    """The board's first move form with a live submit button, or None (not my turn)."""
+    reader = _FormReader()
+    reader.feed(html)
+    reader.close()
+    return reader.forms[0] if reader.forms else None
+
+
+_DATA_PLY = re.compile(r'data-ply="(\d+)"')
+_JSON_PLY = re.compile(r'"ply"\s*:\s*(\d+)')
+_QUERY_PLY = re.compile(r"[?&;]ply=(\d+)")
+_STATUS = re.compile(r'data-status="([a-z]+)"')
+
+
+def board_ply(html: str) -> int | None:
+    """The ply a board (or a pushed board, or a push hint) says it shows; None if it
+    names none (e.g. the bare re-fetch fragment sent on connect)."""
+    for pattern in (_DATA_PLY, _JSON_PLY, _QUERY_PLY):
+        found = pattern.search(html)
+        if found:
+            return int(found.group(1))
+    return None
+
+
+def board_status(html: str) -> str | None:
+    """The match status the board shows ("active", "finished", ...), if it says."""
+    found = _STATUS.search(html)
+    return found.group(1) if found else None
