@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP through Django, websockets through Channels."""
+"""ASGI entry point: HTTP through Django, behind a cap on concurrent requests per worker
+process (config/overload.py); websockets through Channels."""
 
 import os
 
@@ -10,13 +11,21 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
+from config.overload import ConcurrencyLimit  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from inbox.routing import websocket_urlpatterns as inbox_websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": ConcurrencyLimit(
+            django_asgi_app,
+            limit=settings.WEB_CONCURRENCY_LIMIT,
+            queue_seconds=settings.WEB_QUEUE_SECONDS,
+            # Static files never touch the database; liveness must answer when busy.
+            uncounted_prefixes=("/" + settings.STATIC_URL.lstrip("/"), "/healthz/live"),
+        ),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns + inbox_websocket_urlpatterns))
         ),

@@ -42,6 +42,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.overload.DatabaseOverloadMiddleware",  # database overloaded: 503, never 500
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -81,7 +82,23 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several threads (ASGI, eager tasks) share the file: wait for the lock, don't fail.
     DATABASES["default"]["OPTIONS"].setdefault("timeout", 20)
     DATABASES["default"]["OPTIONS"].setdefault("transaction_mode", "IMMEDIATE")
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Under ASGI every concurrent request holds a connection: a pool per process, sized
+    # here, bounds them (docs/operations.md, "Sizing connections"). DB_POOL_MAX_SIZE=0
+    # turns it off (one connection per request, e.g. behind PgBouncer).
+    DB_POOL_MAX_SIZE = env.int("DB_POOL_MAX_SIZE", default=10)
+    if DB_POOL_MAX_SIZE > 0:
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": min(env.int("DB_POOL_MIN_SIZE", default=1), DB_POOL_MAX_SIZE),
+            "max_size": DB_POOL_MAX_SIZE,
+            "timeout": env.float("DB_POOL_TIMEOUT", default=5.0),  # seconds to wait, then 503
+        }
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them; Django must not
 DATABASES["default"].setdefault("TEST", {})
+# Concurrent HTTP requests per ASGI worker process, and how long one more may wait for a
+# slot before it is answered 503 (config/overload.py). Websockets are not counted.
+WEB_CONCURRENCY_LIMIT = env.int("WEB_CONCURRENCY_LIMIT", default=10)
+WEB_QUEUE_SECONDS = env.float("WEB_QUEUE_SECONDS", default=2.0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL", default="")
@@ -95,23 +112,47 @@ def _next_redis_db(url: str) -> str:
     return f"{base}/{int(db) + 1}"
 
 
+# Redis connections per process are bounded by configuration, never by traffic
+# (docs/operations.md, "Redis connections and health checks"): the cache shares one
+# bounded pool per process; the channel layer has one bounded pool per event loop (the
+# server's, and the one loop games.notifications sends from). A burst waits for a free
+# connection (up to REDIS_POOL_TIMEOUT seconds) rather than opening more.
+REDIS_CACHE_MAX_CONNECTIONS = env.int("REDIS_CACHE_MAX_CONNECTIONS", default=20)
+REDIS_CHANNEL_MAX_CONNECTIONS = env.int("REDIS_CHANNEL_MAX_CONNECTIONS", default=20)
+REDIS_POOL_TIMEOUT = env.float("REDIS_POOL_TIMEOUT", default=5.0)
+
 if REDIS_URL:
     # The cache gets its own Redis database: cache.clear() flushes its whole database,
     # which must never wipe the channel layer's group memberships.
     REDIS_CACHE_URL = env("REDIS_CACHE_URL", default=_next_redis_db(REDIS_URL))
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.SharedRedisCache",  # one client per process (ASGI)
             "LOCATION": REDIS_CACHE_URL,
+            "OPTIONS": {
+                "pool_class": "redis.BlockingConnectionPool",
+                "max_connections": REDIS_CACHE_MAX_CONNECTIONS,
+                "timeout": REDIS_POOL_TIMEOUT,  # waiting for a free connection
+                "socket_connect_timeout": 2,
+                "socket_timeout": 2,
+            },
         }
     }
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "config.channel_layer.BoundedRedisChannelLayer",
             "CONFIG": {
                 # redis-py 8 defaults socket_timeout to 5 s, which kills idle consumers
-                # (channels_redis #422); and many sockets need more than 100 connections.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": None, "max_connections": 1000}],
+                # (channels_redis #422): the layer's blocking reads need None.
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": None,
+                        "socket_connect_timeout": 2,
+                        "max_connections": REDIS_CHANNEL_MAX_CONNECTIONS,
+                        "pool_timeout": REDIS_POOL_TIMEOUT,
+                    }
+                ],
                 "capacity": 500,
                 "expiry": 30,
             },
