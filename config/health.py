@@ -1,41 +1,129 @@
-"""Liveness checks of the channel layer and the Celery broker, for /healthz."""
+"""Health checks: `/healthz/live` (liveness) and `/healthz` (readiness).
+
+Liveness says only that this process answers HTTP: it touches nothing else, so a load
+balancer never restarts a healthy worker because a shared dependency is down.
+
+Readiness reports each dependency as "up" or "down" (the cache may be "local", the broker
+"eager"), and answers 503 only when the database is down: without it no page works, while
+without Redis pages still render and sockets heal by re-fetching. Every check is bounded:
+a Redis is asked PING through one small connection pool per process and URL with short
+timeouts, never a round trip through the channel layer (whose receive loop is busy while
+the worker holds sockets, so that answered "down" after 2 s) and never a new connection
+per request.
+"""
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
-from channels.layers import InMemoryChannelLayer, get_channel_layer
+import re
+import threading
+
+import redis
+from channels.layers import get_channel_layer
 from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
+from django.db import connection
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+PING_TIMEOUT = 0.5  # seconds, for connecting, for the answer, and for a free connection
+
+_pingers: dict[str, redis.Redis] = {}
+_pingers_lock = threading.Lock()
+
+
+@require_GET
+@never_cache
+def live(request: HttpRequest) -> JsonResponse:
+    """The process answers: no database, no Redis."""
+    return JsonResponse({"process": "up"})
+
+
+@require_GET
+@never_cache
+def ready(request: HttpRequest) -> JsonResponse:
+    """Each dependency's state; 200 when the database answers, 503 otherwise."""
+    report = {
+        "database": check_database(),
+        "channel_layer": check_channel_layer(),
+        "cache": check_cache(),
+        "broker": check_broker(),
+    }
+    return JsonResponse(report, status=200 if report["database"] == "up" else 503)
+
+
+def check_database() -> str:
+    try:
+        connection.ensure_connection()
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except Exception:
+        return "down"
+    return "up"
 
 
 def check_channel_layer() -> str:
     layer = get_channel_layer()
     if layer is None:
         return "down"
-    if isinstance(layer, InMemoryChannelLayer):
-        return "up"
-    try:
-        async_to_sync(_round_trip)(layer)
-    except Exception:
-        return "down"
-    return "up"
+    hosts = getattr(layer, "hosts", None)
+    if hosts is None:
+        return "up"  # the in-memory layer lives in this process
+    addresses = [host.get("address") for host in hosts]
+    if not all(addresses):
+        return "unknown"  # a sentinel-style host: nothing here pings it
+    return "up" if all(redis_answers(address) for address in addresses) else "down"
 
 
-async def _round_trip(layer) -> None:
-    import asyncio
-
-    channel = await layer.new_channel("healthz.")
-    await layer.send(channel, {"type": "healthz"})
-    await asyncio.wait_for(layer.receive(channel), timeout=2)
+def check_cache() -> str:
+    if not isinstance(caches["default"], RedisCache):
+        return "local"
+    location = settings.CACHES["default"]["LOCATION"]
+    servers = location if isinstance(location, list) else re.split("[;,]", location)
+    return "up" if all(redis_answers(server) for server in servers) else "down"
 
 
 def check_broker() -> str:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return "eager"
+    url = settings.CELERY_BROKER_URL
+    if url.startswith(("redis://", "rediss://")):
+        return "up" if redis_answers(url) else "down"
     from config.celery_app import app
 
     try:
-        with app.connection_for_write() as connection:
-            connection.ensure_connection(max_retries=1, timeout=2)
+        with app.connection_for_write() as broker:
+            broker.ensure_connection(max_retries=1, timeout=PING_TIMEOUT)
     except Exception:
         return "down"
     return "up"
+
+
+def redis_answers(url: str) -> bool:
+    """Does the Redis at `url` answer PING within PING_TIMEOUT (give or take one retry)?"""
+    try:
+        return bool(_pinger(url).ping())
+    except (redis.RedisError, OSError):
+        return False
+
+
+def _pinger(url: str) -> redis.Redis:
+    """This process's client for health pings of `url`: at most two connections."""
+    with _pingers_lock:
+        pinger = _pingers.get(url)
+        if pinger is None:
+            pool = redis.BlockingConnectionPool.from_url(
+                url,
+                max_connections=2,
+                timeout=PING_TIMEOUT,
+                socket_connect_timeout=PING_TIMEOUT,
+                socket_timeout=PING_TIMEOUT,
+                # One reconnect, so a Redis restarted since the last ping reads "up";
+                # a timeout is not retried.
+                retry=Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,)),
+            )
+            pinger = _pingers[url] = redis.Redis(connection_pool=pool)
+        return pinger

@@ -1,11 +1,13 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from config import health
 from games import views as game_views
 
 urlpatterns = [
     path("", game_views.home, name="home"),
-    path("healthz", game_views.healthz, name="healthz"),
+    path("healthz", health.ready, name="healthz"),  # readiness: database, Redis, broker
+    path("healthz/live", health.live, name="healthz-live"),  # liveness: the process answers
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),

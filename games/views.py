@@ -13,8 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -406,25 +405,6 @@ def _seat_action(request: HtmxHttpRequest, match_id: int, action: Any, done: str
     if not request.htmx:
         messages.success(request, done)
     return _after_post(request, match_id)
-
-
-@require_GET
-def healthz(request: HttpRequest) -> JsonResponse:
-    from config.health import check_broker, check_channel_layer
-
-    try:
-        connection.ensure_connection()
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-        database = "up"
-    except Exception:
-        database = "down"
-    report = {
-        "database": database,
-        "channel_layer": check_channel_layer(),
-        "broker": check_broker(),
-    }
-    return JsonResponse(report, status=200 if database == "up" else 503)
 
 
 def _error_page(request: HttpRequest, status: int, message: str) -> HttpResponse:
