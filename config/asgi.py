@@ -23,8 +23,8 @@ application = ProtocolTypeRouter(
             django_asgi_app,
             limit=settings.WEB_CONCURRENCY_LIMIT,
             queue_seconds=settings.WEB_QUEUE_SECONDS,
-            # Static files never touch the database; liveness must answer when busy.
-            uncounted_prefixes=("/" + settings.STATIC_URL.lstrip("/"), "/healthz/live"),
+            # Static files never touch the database; the health checks must answer when busy.
+            uncounted_prefixes=("/" + settings.STATIC_URL.lstrip("/"), "/healthz"),
         ),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns + inbox_websocket_urlpatterns))

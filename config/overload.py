@@ -3,7 +3,7 @@
 Two guards, one answer:
 - `ConcurrencyLimit`, a pure ASGI middleware around the Django HTTP app: at most `limit`
   requests run at once in this worker process; one more waits up to `queue_seconds` for a
-  slot, then gets the "busy" page. Websockets, static files and the liveness probe are not
+  slot, then gets the "busy" page. Websockets, static files and the health checks are not
   counted. Each running request holds at most one database connection, so the limit keeps
   a worker's demand within its connection pool.
 - `DatabaseOverloadMiddleware`, a Django middleware: a view that could not get a
