@@ -102,10 +102,13 @@ def main(argv: list[str] | None = None) -> int:
         "benchmark": "load",
         "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "revision": _revision(),
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "load_average_before": [round(value, 2) for value in os.getloadavg()],
+        },
         "settings": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
         "fd_limit": fd_limit,
-        "log_dir": str(log_dir),
     }
     print(f"loadtest: logs in {log_dir}", flush=True)
     with Stack(args.pg_url, args.redis_url, args.broker_url, log_dir=log_dir) as stack:
@@ -131,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             report["server_log"] = _log_findings(stack)
             report["seconds"] = round(time.monotonic() - started, 1)
+            report["machine"]["load_average_after"] = [round(v, 2) for v in os.getloadavg()]
     report["targets"] = check_targets(report)
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(report, indent=2) + "\n")
@@ -193,9 +197,11 @@ async def _measure(stack, pairs, setup, args, sampler, pg_dsn) -> dict:
 
     sampler.phase = "saturation"
     spy = _start_profile(stack, args) if args.profile else None
+    cpu_before = stack.cpu_snapshot()
     recorder, counts = await phases.closed_loop_moves(
         pairs, warmup=3, window=args.window, pg_dsn=pg_dsn
     )
+    counts["cpu_seconds"] = cpu_used(cpu_before, stack.cpu_snapshot(), recorder.moves_ok)
     if spy is not None:
         result["profile"] = _finish_profile(*spy)
     saturation = counts["durable_moves_per_second"]
@@ -203,9 +209,11 @@ async def _measure(stack, pairs, setup, args, sampler, pg_dsn) -> dict:
     _say(f"saturation: {saturation} durable moves/s")
 
     sampler.phase = "fixed_rate"
+    cpu_before = stack.cpu_snapshot()
     recorder, counts = await phases.open_loop_moves(
         pairs, offered=args.rate, window=args.window, pg_dsn=pg_dsn
     )
+    counts["cpu_seconds"] = cpu_used(cpu_before, stack.cpu_snapshot(), recorder.moves_ok)
     result["fixed_rate"] = {**counts, "recorder": recorder}
     _say(f"fixed rate {args.rate}/s done")
 
@@ -227,9 +235,11 @@ async def _measure(stack, pairs, setup, args, sampler, pg_dsn) -> dict:
         }
         _say(f"idle sockets: {idle.open_count} open")
         sampler.phase = "fixed_rate_idle"
+        cpu_before = stack.cpu_snapshot()
         recorder, counts = await phases.open_loop_moves(
             pairs, offered=args.rate, window=args.window, pg_dsn=pg_dsn
         )
+        counts["cpu_seconds"] = cpu_used(cpu_before, stack.cpu_snapshot(), recorder.moves_ok)
         counts["idle_sockets_still_open"] = idle.open_count
         result["fixed_rate_with_idle_sockets"] = {**counts, "recorder": recorder}
         _say(f"fixed rate {args.rate}/s with {idle.open_count} idle sockets done")
@@ -240,9 +250,11 @@ async def _measure(stack, pairs, setup, args, sampler, pg_dsn) -> dict:
     steps = []
     for multiple in (1, 2, 3):
         offered = max(1.0, round(saturation * multiple, 1))
+        cpu_before = stack.cpu_snapshot()
         recorder, counts = await phases.open_loop_moves(
             pairs, offered=offered, window=args.step_seconds, pg_dsn=pg_dsn
         )
+        counts["cpu_seconds"] = cpu_used(cpu_before, stack.cpu_snapshot(), recorder.moves_ok)
         steps.append({"multiple": multiple, **counts, **_brief(recorder)})
         _say(f"step {multiple}x ({offered}/s): {steps[-1]['5xx']} 5xx")
     result["overload_steps"] = steps
@@ -258,6 +270,21 @@ async def _measure(stack, pairs, setup, args, sampler, pg_dsn) -> dict:
         ]
         block.update(phases.phase_report(recorder, seconds=args.window, commit_ms=commit_ms))
     return result
+
+
+def cpu_used(before: dict[str, float], after: dict[str, float], moves: int = 0) -> dict:
+    """CPU seconds per process class over a phase. PostgreSQL and Redis serve everyone on
+    the machine, not only this run; "others" is everything else (other people's tests and
+    servers), which makes every figure here noisy."""
+    used = {name: round(after[name] - before[name], 1) for name in before if name != "wall"}
+    accounted = ("uvicorn_workers", "celery", "generator", "postgresql_all", "redis_all")
+    used["others"] = round(max(0.0, used["machine"] - sum(used[name] for name in accounted)), 1)
+    used["wall"] = round(after["wall"] - before["wall"], 1)
+    used["cores_busy"] = round(used["machine"] / used["wall"], 2) if used["wall"] else None
+    if moves:
+        server = used["uvicorn_workers"] + used["celery"]
+        used["server_cpu_ms_per_move"] = round(1000 * server / moves, 1)
+    return used
 
 
 def _brief(recorder) -> dict:
@@ -387,7 +414,11 @@ def human_summary(report: dict) -> str:
         )
 
     lines = ["", f"== Cardhall live core under load ({report['date']}, {report['revision']}) =="]
-    lines.append(f"machine: {report['machine']['cpus']} CPUs, shared with the generator")
+    lines.append(
+        f"machine: {report['machine']['cpus']} CPUs, shared with the generator; load average "
+        f"{report['machine'].get('load_average_before')} before, "
+        f"{report['machine'].get('load_average_after')} after"
+    )
     ref = report.get("reference_static", {})
     if ref:
         fixed = ref["latency_ms_at_offered"]
@@ -402,6 +433,13 @@ def human_summary(report: dict) -> str:
             f"saturation: {sat['durable_moves_per_second']} durable moves/s "
             f"({sat['moves_committed']} Move rows in {sat['window_seconds']} s, "
             f"{sat['concurrent_matches']} matches); 5xx: {sat['5xx']}"
+        )
+        cpu = sat["cpu_seconds"]
+        lines.append(
+            f"  CPU in the window: server {cpu.get('server_cpu_ms_per_move')} ms per move; "
+            f"uvicorn {cpu['uvicorn_workers']} s, celery {cpu['celery']} s, generator "
+            f"{cpu['generator']} s, PostgreSQL {cpu['postgresql_all']} s, Redis "
+            f"{cpu['redis_all']} s, everything else {cpu['others']} s; {cpu['wall']} s wall"
         )
     for name, title in (
         ("fixed_rate", "fixed rate"),
@@ -423,6 +461,13 @@ def human_summary(report: dict) -> str:
         )
         lines.append(f"  socket from POST start: {lat(block, 'socket_ms_from_post_start')}")
         lines.append(f"  statuses: {block['statuses']}; missing pushes {block['missing_pushes']}")
+        cpu = block.get("cpu_seconds", {})
+        lines.append(
+            f"  slots waiting for a ready match {block['slots_waiting_for_a_ready_match']}, "
+            f"unfinished {block['slots_unfinished_after_drain']}; server CPU "
+            f"{cpu.get('server_cpu_ms_per_move')} ms per move, machine {cpu.get('cores_busy')} "
+            "cores busy"
+        )
         if block["5xx"]:
             lines.append(f"  !!! {block['5xx']} 5xx / failed requests: {block['errors'][:3]}")
     idle = report.get("idle_sockets")
@@ -436,7 +481,8 @@ def human_summary(report: dict) -> str:
         flag = "  !!!" if step["5xx"] else ""
         lines.append(
             f"step {step['multiple']}x: {step['offered_moves_per_second']}/s offered, "
-            f"{step['moves_committed']} committed, 5xx {step['5xx']}{flag}"
+            f"{step['moves_committed']} committed, 5xx {step['5xx']}{flag} "
+            f"{ {k: v for k, v in step['statuses'].items() if not k.endswith(' 200')} }"
         )
     for phase, peak in report.get("peaks", {}).items():
         if isinstance(peak, dict):

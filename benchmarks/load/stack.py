@@ -258,6 +258,22 @@ class Stack:
             pid for pid in _children(process.pid) if "spawn_main" in _cmdline(pid)
         ] or _children(process.pid)
 
+    def cpu_snapshot(self) -> dict[str, float]:
+        """CPU seconds so far: uvicorn's workers, Celery (its group), this generator, and
+        the whole machine (so what everyone else used shows too)."""
+        celery = self.processes.get("celery")
+        celery_pids = [celery.pid, *_children(celery.pid)] if celery else []
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return {
+            "uvicorn_workers": sum(cpu_seconds(pid) for pid in self.worker_pids()),
+            "celery": sum(cpu_seconds(pid) for pid in celery_pids),
+            "generator": usage.ru_utime + usage.ru_stime,
+            "postgresql_all": cpu_of_command("postgres"),
+            "redis_all": cpu_of_command("redis-server"),
+            "machine": machine_busy_seconds(),
+            "wall": time.monotonic(),
+        }
+
     def workers_rss_bytes(self) -> int:
         return sum(rss_bytes(pid) for pid in self.worker_pids())
 
@@ -312,6 +328,40 @@ def _cmdline(pid: int) -> str:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
     except OSError:
         return ""
+
+
+def cpu_seconds(pid: int, *, with_reaped_children: bool = False) -> float:
+    """User + system CPU seconds a process has used so far (0 if it is gone); with its
+    children that have exited and been waited for, if asked."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    ticks = int(fields[11]) + int(fields[12])
+    if with_reaped_children:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_of_command(name: str) -> float:
+    """CPU seconds of every process called `name` (e.g. every PostgreSQL backend, and the
+    backends that have exited, through the postmaster)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == name:
+                    total += cpu_seconds(int(entry.name), with_reaped_children=True)
+            except OSError:
+                continue
+    return total
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds the whole machine has been busy (all cores, everyone's processes)."""
+    ticks = [int(value) for value in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)
+    return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_bytes(pid: int) -> int:
