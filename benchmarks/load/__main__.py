@@ -315,7 +315,8 @@ def _start_profile(stack: Stack, args) -> tuple[subprocess.Popen, Path] | None:
         _say("no py-spy (pip install -e '.[load]') or no worker: no profile")
         return None
     output = stack.log_dir / "profile.raw"
-    command = [str(spy), "record", "--pid", str(workers[0]), "--rate", "100", "--format", "raw"]
+    command = [str(spy), "record", "--pid", str(workers[0]), "--gil", "--rate", "100"]
+    command += ["--format", "raw"]
     command += ["--duration", str(int(args.window + 3)), "--output", str(output), "--nonblocking"]
     log = open(stack.log_dir / "py-spy.log", "w")  # noqa: SIM115 - the child holds it open
     process = subprocess.Popen(
