@@ -77,3 +77,9 @@ def make_match(db):
 requires_postgres = pytest.mark.skipif(
     not IS_POSTGRES, reason="needs PostgreSQL (set DATABASE_URL): real row locks across threads"
 )
+
+
+def pytest_collection_modifyitems(config, items):
+    """Browser tests run last: Playwright's sync API keeps an event loop running in this
+    thread for the whole session, and asyncio tests after it could not start their own."""
+    items.sort(key=lambda item: "/e2e/" in str(item.fspath))
