@@ -84,23 +84,12 @@ def test_against_the_ai_xp_is_halved(alice):
 @requires_postgres
 @pytest.mark.django_db(transaction=True)
 def test_processing_twice_concurrently_credits_once(
-    make_user, quest_templates, season, monkeypatch
+    make_user, make_match, quest_templates, season, monkeypatch
 ):
     host, guest = make_user(), make_user()
     # Finish without the in-transaction credit, as if it had failed and been left to the task.
     monkeypatch.setattr(services, "match_result_record", lambda *, match: None)
-    match = play_out(
-        match_services.match_join(
-            match_id=match_services.match_create(
-                creator=host,
-                game_slug="dogblade",
-                opponent="player",
-                invitee_username=guest.username,
-                options=EXAMPLE_DEAL,
-            ).pk,
-            user=guest,
-        )
-    )
+    match = play_out(make_match(host, guest, options=EXAMPLE_DEAL))
     monkeypatch.undo()
     assert not MatchCredit.objects.exists()
 

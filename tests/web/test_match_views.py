@@ -254,15 +254,6 @@ def test_pages_need_login_where_they_should(client, db):
     assert client.get(reverse("games:open_matches")).status_code == 200
 
 
-def test_healthz(client, db):
-    response = client.get("/healthz")
-    assert response.status_code == 200
-    body = response.json()
-    assert body["database"] == "up"
-    assert body["channel_layer"] == "up"
-    assert body["broker"] in ("up", "eager")
-
-
 def test_unknown_url_is_a_friendly_404(client, db):
     response = client.get("/no/such/page/")
     assert response.status_code == 404
