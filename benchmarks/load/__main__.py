@@ -32,6 +32,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from benchmarks.load import phases, profile
 from benchmarks.load.players import IdleSockets, Pair, log_in_all
@@ -197,11 +198,10 @@ async def _measure(stack, pairs, setup, args, sampler, pg_dsn) -> dict:
 
     sampler.phase = "saturation"
     spy = _start_profile(stack, args) if args.profile else None
-    cpu_before = stack.cpu_snapshot()
-    recorder, counts = await phases.closed_loop_moves(
-        pairs, warmup=3, window=args.window, pg_dsn=pg_dsn
+    recorder, counts = await _with_cpu(
+        stack,
+        phases.closed_loop_moves(pairs, warmup=3, window=args.window, pg_dsn=pg_dsn),
     )
-    counts["cpu_seconds"] = cpu_used(cpu_before, stack.cpu_snapshot(), recorder.moves_ok)
     if spy is not None:
         result["profile"] = _finish_profile(*spy)
     saturation = counts["durable_moves_per_second"]
@@ -209,11 +209,10 @@ async def _measure(stack, pairs, setup, args, sampler, pg_dsn) -> dict:
     _say(f"saturation: {saturation} durable moves/s")
 
     sampler.phase = "fixed_rate"
-    cpu_before = stack.cpu_snapshot()
-    recorder, counts = await phases.open_loop_moves(
-        pairs, offered=args.rate, window=args.window, pg_dsn=pg_dsn
+    recorder, counts = await _with_cpu(
+        stack,
+        phases.open_loop_moves(pairs, offered=args.rate, window=args.window, pg_dsn=pg_dsn),
     )
-    counts["cpu_seconds"] = cpu_used(cpu_before, stack.cpu_snapshot(), recorder.moves_ok)
     result["fixed_rate"] = {**counts, "recorder": recorder}
     _say(f"fixed rate {args.rate}/s done")
 
@@ -235,11 +234,10 @@ async def _measure(stack, pairs, setup, args, sampler, pg_dsn) -> dict:
         }
         _say(f"idle sockets: {idle.open_count} open")
         sampler.phase = "fixed_rate_idle"
-        cpu_before = stack.cpu_snapshot()
-        recorder, counts = await phases.open_loop_moves(
-            pairs, offered=args.rate, window=args.window, pg_dsn=pg_dsn
+        recorder, counts = await _with_cpu(
+            stack,
+            phases.open_loop_moves(pairs, offered=args.rate, window=args.window, pg_dsn=pg_dsn),
         )
-        counts["cpu_seconds"] = cpu_used(cpu_before, stack.cpu_snapshot(), recorder.moves_ok)
         counts["idle_sockets_still_open"] = idle.open_count
         result["fixed_rate_with_idle_sockets"] = {**counts, "recorder": recorder}
         _say(f"fixed rate {args.rate}/s with {idle.open_count} idle sockets done")
@@ -250,11 +248,10 @@ async def _measure(stack, pairs, setup, args, sampler, pg_dsn) -> dict:
     steps = []
     for multiple in (1, 2, 3):
         offered = max(1.0, round(saturation * multiple, 1))
-        cpu_before = stack.cpu_snapshot()
-        recorder, counts = await phases.open_loop_moves(
-            pairs, offered=offered, window=args.step_seconds, pg_dsn=pg_dsn
+        recorder, counts = await _with_cpu(
+            stack,
+            phases.open_loop_moves(pairs, offered=offered, window=args.step_seconds, pg_dsn=pg_dsn),
         )
-        counts["cpu_seconds"] = cpu_used(cpu_before, stack.cpu_snapshot(), recorder.moves_ok)
         steps.append({"multiple": multiple, **counts, **_brief(recorder)})
         _say(f"step {multiple}x ({offered}/s): {steps[-1]['5xx']} 5xx")
     result["overload_steps"] = steps
@@ -270,6 +267,15 @@ async def _measure(stack, pairs, setup, args, sampler, pg_dsn) -> dict:
         ]
         block.update(phases.phase_report(recorder, seconds=args.window, commit_ms=commit_ms))
     return result
+
+
+async def _with_cpu(stack: Any, phase: Any) -> tuple[Any, dict]:
+    """Run one move phase (a coroutine, not started yet) and add to its counts the CPU each
+    process class spent in it."""
+    before = stack.cpu_snapshot()
+    recorder, counts = await phase
+    counts["cpu_seconds"] = cpu_used(before, stack.cpu_snapshot(), recorder.moves_ok)
+    return recorder, counts
 
 
 def cpu_used(before: dict[str, float], after: dict[str, float], moves: int = 0) -> dict:
