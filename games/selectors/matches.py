@@ -19,11 +19,9 @@ from games.boards import presenter_for
 from games.engine import registry
 from games.engine.core import Event, Game
 from games.models import Match, Seat
-from games.replay import LOG_TAIL, LoggedMove, match_position
+from games.replay import LoggedMove, match_position
 from games.templatetags.cardhall import duration, tojson
 from progression import selectors as progression_selectors
-
-LOG_LINES = LOG_TAIL
 
 
 def match_game(*, match: Match) -> Game:
@@ -130,7 +128,7 @@ def match_board(*, match: Match, seat: Seat | None) -> dict[str, Any]:
     seat_clocks = clocks(match=match)
     log = log_lines(
         presenter=presenter,
-        log=position.tail[-LOG_LINES:],
+        log=position.tail,  # the last replay.LOG_TAIL moves: what a board's log shows
         names=names,
         sees=lambda event: event.is_visible_to(seat_index),
     )
