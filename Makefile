@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install migrate demo serve worker beat lint format bench loadtest clean
+.PHONY: run test test-fast install migrate demo serve worker beat lint format bench loadtest clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,7 @@ migrate: install
 demo: migrate
 	$(BIN)/python manage.py demo_data
 
+run: export SECURE_HTTPS ?= 0
 run: demo
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT)
@@ -32,12 +33,23 @@ worker: install
 beat: install
 	$(BIN)/celery -A config beat --loglevel INFO
 
-test: install
-	$(BIN)/ruff check .
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+# pytest keeps its test database between local runs (--reuse-db; new migrations still apply);
+# CI says `make test PYTEST_DB=--create-db` (.ci/run). `make test-fast` skips the lint.
+PYTEST_DB ?= --reuse-db
 
+test: lint
+	$(BIN)/python -m pytest $(PYTEST_DB) $(PYTEST_ARGS)
+
+test-fast: install
+	$(BIN)/python -m pytest $(PYTEST_DB) $(PYTEST_ARGS)
+
+# The house's rules (docs/architecture.md, "Rules the tools enforce"); .pre-commit-config.yaml
+# runs the same four.
 lint: install
-	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+	$(BIN)/mypy games/engine games/ai
 
 format: install
 	$(BIN)/ruff check --fix . && $(BIN)/ruff format .

@@ -11,10 +11,13 @@ class Profile(models.Model):
     )
     display_name = models.CharField(max_length=40, blank=True)
     created = models.DateTimeField(auto_now_add=True)
-    # Vacation (games.services.clock): while it lasts, the clocks of my timed matches wait.
+    # Vacation (accounts.services): while it lasts, the clocks of my timed matches wait.
     vacation_until = models.DateTimeField(null=True, blank=True)
     vacation_year = models.PositiveSmallIntegerField(default=0)  # the year days_used counts
     vacation_days_used = models.PositiveSmallIntegerField(default=0)
+    # Sound (static/js/sound.js): one volume, 0-100, and a mute that keeps it for unmuting.
+    sound_volume = models.PositiveSmallIntegerField(default=60)
+    sound_muted = models.BooleanField(default=False)
 
     class Meta:
         constraints = [

@@ -1,4 +1,4 @@
-"""Reads about players: names, their record, their recent matches."""
+"""Reads about players: names, their record, their recent matches, their vacation days."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from datetime import datetime
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import F, Prefetch
+from django.utils import timezone
 
 from accounts.models import Profile
 from games.engine import registry
@@ -137,3 +138,20 @@ def player_recent_matches(*, user: AbstractBaseUser, limit: int = 10) -> list[Re
         )
         for seat in seats
     ]
+
+
+# --- vacations ------------------------------------------------------------------------------
+
+VACATION_DAYS_PER_YEAR = 30
+
+
+def vacation_days_left(*, profile: Profile, now: datetime | None = None) -> int:
+    """Days of this calendar year's allowance the player has not taken."""
+    now = now or timezone.now()
+    used = profile.vacation_days_used if profile.vacation_year == now.year else 0
+    return max(0, VACATION_DAYS_PER_YEAR - used)
+
+
+def is_on_vacation(*, profile: Profile, now: datetime | None = None) -> bool:
+    now = now or timezone.now()
+    return profile.vacation_until is not None and profile.vacation_until > now

@@ -5,18 +5,29 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.errors import SoundRefused, VacationRefused
 from accounts.forms import ProfileForm
 from accounts.names import display_name
-from accounts.selectors import player_recent_matches, player_record, user_get_by_username
-from accounts.services import profile_ensure, profile_update
-from games.errors import MatchError
+from accounts.selectors import (
+    is_on_vacation,
+    player_recent_matches,
+    player_record,
+    user_get_by_username,
+    vacation_days_left,
+)
+from accounts.services import (
+    profile_ensure,
+    profile_update,
+    sound_update,
+    vacation_end,
+    vacation_start,
+)
+from config import inputs
 from games.selectors import reliability
-from games.services import clock
 
 
 @login_required
@@ -44,8 +55,8 @@ def profile(request: HttpRequest) -> HttpResponse:
         "record": player_record(user=request.user),
         "reliability": reliability(user=request.user),
         "recent_matches": player_recent_matches(user=request.user),
-        "on_vacation": bool(profile.vacation_until and profile.vacation_until > timezone.now()),
-        "vacation_days_left": clock.vacation_days_left(profile),
+        "on_vacation": is_on_vacation(profile=profile),
+        "vacation_days_left": vacation_days_left(profile=profile),
     }
     return render(request, "accounts/profile.html", context)
 
@@ -54,19 +65,49 @@ def profile(request: HttpRequest) -> HttpResponse:
 @require_POST
 def vacation(request: HttpRequest) -> HttpResponse:
     """Start (with a number of days) or end my vacation."""
+    is_ending = request.POST.get("action") == "end"
+    days = (
+        None
+        if is_ending
+        else inputs.whole_number(
+            request.POST.get("days"), what="The number of vacation days", maximum=366
+        )
+    )
     profile_ensure(user=request.user)
     try:
-        if request.POST.get("action") == "end":
-            clock.vacation_end(user=request.user)
+        if days is None:
+            vacation_end(user=request.user)
             messages.success(request, "Welcome back! Your clocks run again.")
         else:
-            profile = clock.vacation_start(user=request.user, days=request.POST.get("days"))
+            profile = vacation_start(user=request.user, days=days)
             messages.success(
                 request, f"Enjoy your break: your clocks wait until {profile.vacation_until:%d %b}."
             )
-    except MatchError as error:
+    except VacationRefused as error:
         messages.error(request, error.message)
     return redirect("profile")
+
+
+MUTED_VALUES = {"1": True, "on": True, "true": True, "0": False, "off": False, "false": False}
+
+
+@login_required
+@require_POST
+def sound(request: HttpRequest) -> HttpResponse:
+    """My sound settings (the header's volume and mute, static/js/sound.js): `volume` 0-100
+    and `muted` on/off. Answers JSON: the settings kept, or a 400 with `error` (nothing
+    written)."""
+    try:
+        volume = inputs.whole_number(request.POST.get("volume"), what="The volume", maximum=100)
+        muted = MUTED_VALUES.get(str(request.POST.get("muted", "off")).strip().lower())
+        if muted is None:
+            raise inputs.BadInput("Mute must be on or off.")
+        profile = sound_update(user=request.user, volume=volume, muted=muted)
+    except inputs.BadInput as error:
+        return JsonResponse({"error": error.message}, status=400)
+    except SoundRefused as error:
+        return JsonResponse({"error": error.message}, status=400)
+    return JsonResponse({"volume": profile.sound_volume, "muted": profile.sound_muted})
 
 
 @require_GET

@@ -100,6 +100,9 @@ class PracticeRunAdmin(admin.ModelAdmin):
     search_fields = ("user__username", "deck_name")
     readonly_fields = ("match", "user", "deck_list", "deck_name", "created")
 
+    def has_add_permission(self, request) -> bool:
+        return False  # a run is started by its player (services.run_start_practice)
+
 
 class ReadOnlyAdmin(admin.ModelAdmin):
     def has_add_permission(self, request) -> bool:

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from banira import views
+from config import inputs  # noqa: F401 - registers the <id:>, <name:>, <date:> converters
 
 app_name = "banira"
 
@@ -10,5 +11,5 @@ urlpatterns = [
     path("banira/weekly/", views.weekly_start, name="weekly_start"),
     path("banira/leaderboard/", views.leaderboard, name="leaderboard"),
     path("banira/weeks/", views.weeks, name="weeks"),
-    path("banira/weeks/<str:week>/deck.json", views.week_deck, name="week_deck"),
+    path("banira/weeks/<date:week>/deck.json", views.week_deck, name="week_deck"),
 ]

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from banira import selectors, services
 from banira.models import DeckList
+from config import inputs
 from games.errors import MatchError
 
 
@@ -39,9 +40,8 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_POST
 @login_required
 def practice(request: HttpRequest) -> HttpResponse:
-    deck_list = None
-    if request.POST.get("deck_list"):
-        deck_list = get_object_or_404(DeckList, slug=request.POST["deck_list"], is_active=True)
+    slug = inputs.text(request.POST.get("deck_list"), what="The deck list", max_length=50)
+    deck_list = get_object_or_404(DeckList, slug=slug, is_active=True) if slug else None
     try:
         match = services.run_start_practice(user=request.user, deck_list=deck_list)
     except MatchError as error:
@@ -66,7 +66,8 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     current = services.weekly_rollover()
     challenge = current
     if request.GET.get("week"):
-        challenge = selectors.week_get(week_start=_week_param(request.GET["week"]))
+        week = inputs.date(request.GET["week"], what="The week")
+        challenge = selectors.week_get(week_start=week)
         if challenge is None:
             raise Http404("There is no weekly challenge that week.")
     return render(
@@ -88,19 +89,13 @@ def weeks(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def week_deck(request: HttpRequest, week: str) -> JsonResponse:
+def week_deck(request: HttpRequest, week: datetime.date) -> JsonResponse:
     """A week's frozen deck list as the engine takes it (`options["deck"]`), for replays.
 
-    The list is not secret (everyone plays it); only its order, from the seeds, is.
+    The list is not secret (everyone plays it); only its order, from the seeds, is. The
+    week is a date (`<date:week>`): anything else is no page.
     """
-    challenge = selectors.week_get(week_start=_week_param(week))
+    challenge = selectors.week_get(week_start=week)
     if challenge is None:
         raise Http404("There is no weekly challenge that week.")
     return JsonResponse({"deck": challenge.deck}, json_dumps_params={"indent": 1})
-
-
-def _week_param(text: str) -> datetime.date:
-    try:
-        return datetime.date.fromisoformat(text)
-    except ValueError:
-        raise Http404("A week is written as its Monday, e.g. 2025-06-02.") from None

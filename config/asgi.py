@@ -9,13 +9,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ProtocolTypeRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from config.metrics import SocketMetrics  # noqa: E402
 from config.overload import ConcurrencyLimit  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
-from inbox.routing import websocket_urlpatterns as inbox_websocket_urlpatterns  # noqa: E402
+from config.routing import websocket_router  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -23,11 +23,12 @@ application = ProtocolTypeRouter(
             django_asgi_app,
             limit=settings.WEB_CONCURRENCY_LIMIT,
             queue_seconds=settings.WEB_QUEUE_SECONDS,
-            # Static files never touch the database; the health checks must answer when busy.
-            uncounted_prefixes=("/" + settings.STATIC_URL.lstrip("/"), "/healthz"),
+            # Static files never touch the database; health checks and scrapes answer when busy.
+            uncounted_prefixes=("/" + settings.STATIC_URL.lstrip("/"), "/healthz", "/metrics"),
         ),
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns + inbox_websocket_urlpatterns))
-        ),
+        # Every socket route, then a catch-all that refuses an unknown path with 4404.
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(websocket_router)),
     }
 )
+# Open sockets are counted from accept to close (config/metrics.py); HTTP passes through.
+application = SocketMetrics(application)

@@ -15,7 +15,6 @@ per request.
 from __future__ import annotations
 
 import re
-import threading
 
 import redis
 from channels.layers import get_channel_layer
@@ -26,13 +25,10 @@ from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
-from redis.backoff import NoBackoff
-from redis.retry import Retry
+
+from config import redis_clients
 
 PING_TIMEOUT = 0.5  # seconds, for connecting, for the answer, and for a free connection
-
-_pingers: dict[str, redis.Redis] = {}
-_pingers_lock = threading.Lock()
 
 
 @require_GET
@@ -105,25 +101,9 @@ def check_broker() -> str:
 def redis_answers(url: str) -> bool:
     """Does the Redis at `url` answer PING within PING_TIMEOUT (give or take one retry)?"""
     try:
-        return bool(_pinger(url).ping())
+        pinger = redis_clients.small_client(
+            url, purpose="health", connections=2, timeout=PING_TIMEOUT
+        )
+        return bool(pinger.ping())
     except (redis.RedisError, OSError):
         return False
-
-
-def _pinger(url: str) -> redis.Redis:
-    """This process's client for health pings of `url`: at most two connections."""
-    with _pingers_lock:
-        pinger = _pingers.get(url)
-        if pinger is None:
-            pool = redis.BlockingConnectionPool.from_url(
-                url,
-                max_connections=2,
-                timeout=PING_TIMEOUT,
-                socket_connect_timeout=PING_TIMEOUT,
-                socket_timeout=PING_TIMEOUT,
-                # One reconnect, so a Redis restarted since the last ping reads "up";
-                # a timeout is not retried.
-                retry=Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,)),
-            )
-            pinger = _pingers[url] = redis.Redis(connection_pool=pool)
-        return pinger

@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from django.db import OperationalError
+from django.db import InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse
+
+from config import metrics
 
 logger = logging.getLogger(__name__)
 
@@ -73,6 +76,7 @@ class ConcurrencyLimit:
             await self.app(scope, receive, send)
             return
         if not await self._take_slot():
+            metrics.overloaded()
             logger.warning(
                 "overloaded: %s requests running, none freed in %.1f s: 503 for %s",
                 self.limit,
@@ -100,21 +104,62 @@ async def send_busy_page(send: Send) -> None:
     await send({"type": "http.response.body", "body": BUSY_PAGE})
 
 
-def busy_response() -> HttpResponse:
-    response = HttpResponse(BUSY_PAGE, status=503, content_type="text/html; charset=utf-8")
+def busy_response(page: bytes = BUSY_PAGE) -> HttpResponse:
+    response = HttpResponse(page, status=503, content_type="text/html; charset=utf-8")
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     response["Cache-Control"] = "no-store"
     return response
 
 
+# The database is out of reach (restarting, cut off): not the same news as a full hall.
+UNREACHABLE_PAGE = b"""<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Cardhall is out of reach</title></head>
+<body style="font-family: system-ui; background:#0f2a1d; color:#f3ead3; padding:3rem">
+<h1>Back in a moment.</h1>
+<p>Cardhall cannot reach its records right now, so your request was not carried out.
+Please try again in a few seconds. A move is never made twice: sending it again is safe.</p>
+</body></html>
+"""
+BUSY_CAUSES = ("too many clients", "remaining connection slots")  # PostgreSQL is full
+FAILING_WINDOW = 60.0  # seconds: a pool that failed to connect this recently is cut off
+_connection_errors: dict[int, tuple[int, float]] = {}  # pool -> (failed connects, last grew)
+
+
+def is_database_busy(exception: Exception) -> bool:
+    """Full (PostgreSQL out of slots, or every pooled connection in use), as opposed to out
+    of reach (a restart, a cut: no connection can be made, or one was lost)."""
+    from psycopg_pool import PoolTimeout
+
+    cause = exception.__cause__ or exception
+    if isinstance(cause, PoolTimeout):
+        pool = getattr(connection, "pool", None)
+        return pool is None or not _is_failing_to_connect(pool)
+    return any(text in str(cause) for text in BUSY_CAUSES)
+
+
+def _is_failing_to_connect(pool: Any) -> bool:
+    """Has the pool failed to open a connection lately? A full pool has all it needs."""
+    errors = pool.get_stats().get("connections_errors", 0)
+    seen, grew_at = _connection_errors.get(id(pool), (0, float("-inf")))
+    now = time.monotonic()
+    if errors > seen:
+        _connection_errors[id(pool)] = (errors, now)
+        return True
+    return now - grew_at < FAILING_WINDOW
+
+
 class DatabaseOverloadMiddleware:
     """A view that failed for want of a database connection answers 503, not 500.
 
-    Django wraps the driver's errors: a pool timeout (psycopg_pool.PoolTimeout) and
-    PostgreSQL refusing a connection ("too many clients") both reach here as
-    django.db.OperationalError. Operational errors are the database's state, not a bug in
-    the code (those are ProgrammingError, IntegrityError, ...), and the request's
-    transaction was rolled back: retrying is the right advice.
+    Django wraps the driver's errors: a pool timeout (psycopg_pool.PoolTimeout), PostgreSQL
+    refusing a connection ("too many clients") or being out of reach (restarting, cut
+    off) all reach here as django.db.OperationalError; a connection lost mid-request as
+    InterfaceError. They are the database's state, not a bug in the code (those are
+    ProgrammingError, IntegrityError, ...), and the request's transaction was rolled back:
+    retrying is the right advice. The page says which: the hall is full, or its records
+    are out of reach. Loading the session (the user, on first use in the view) is covered
+    like any other query.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -124,8 +169,26 @@ class DatabaseOverloadMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if not isinstance(exception, OperationalError):
-            return None
+        if not isinstance(exception, OperationalError | InterfaceError):
+            return None  # InterfaceError: the connection was lost (a database restart)
         cause = exception.__cause__ or exception
         logger.warning("database unavailable: 503 for %s (%r)", request.path, cause)
-        return busy_response()
+        if is_database_busy(exception):
+            return busy_response(BUSY_PAGE)
+        discard_broken_connections()
+        return busy_response(UNREACHABLE_PAGE)
+
+
+def discard_broken_connections() -> None:
+    """After a connection failed (PostgreSQL restarted, or ended it), test every idle one
+    in this process's pool and replace the dead, so that each fails one request at most
+    once per process, not once per pooled connection. Lending is not checked instead: a
+    check per request costs a round trip, and psycopg's pool waits between two failed
+    checks (1 s, then 2 s, ...), so a pool full of dead connections would time out."""
+    pool = getattr(connection, "pool", None)
+    if pool is None:
+        return
+    try:
+        pool.check()
+    except Exception:  # the pool is closing, or the check itself failed: it will retry
+        logger.warning("checking the database pool failed", exc_info=True)

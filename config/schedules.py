@@ -25,6 +25,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "task": "games.tasks.sweep_clocks",
         "schedule": 60.0,
     },
+    # AI moves whose task was lost (a broker outage, a killed worker): sent again once the
+    # AI seat has been to act for AUTOMATION_STALL_SECONDS (docs/operations.md, "Outages").
+    "games-sweep-automation": {
+        "task": "games.tasks.sweep_automation",
+        "schedule": 30.0,
+    },
     # BaniraCards: reveal last week's seeds and open this week's challenge (also done lazily
     # when a BaniraCards page opens, so a missed beat changes nothing).
     "banira-weekly-rollover": {

@@ -5,20 +5,35 @@ Consumers never write to the database or call the engine; moves go over HTTP POS
 
 from __future__ import annotations
 
+from typing import Any
+
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from config.channel_layer import ClosesWhenLayerIsDown
 from games import notifications, selectors
 from inbox import presence
 
 
-class MatchConsumer(AsyncWebsocketConsumer):
+def socket_group_for(*, match_id: int, user: Any) -> str | None:
+    """The push group a socket of this user joins for this match (None: no such match, or
+    not one this user may watch). Read through the selectors; the names are notifications'."""
+    match = selectors.match_get(match_id=match_id)
+    if match is None or not selectors.can_view(match=match, user=user):
+        return None
+    seat = selectors.seat_of(match=match, user=user)
+    if seat is not None and seat.joined is not None:
+        return notifications.group_for_seat(match.pk, seat.index)
+    return notifications.group_for_spectators(match.pk)
+
+
+class MatchConsumer(ClosesWhenLayerIsDown, AsyncWebsocketConsumer):
     group: str | None = None
     watching: presence.Presence | None = None  # this page, for reminders
 
     async def connect(self) -> None:
         match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
-        self.group = await database_sync_to_async(selectors.socket_group_for)(
+        self.group = await database_sync_to_async(socket_group_for)(
             match_id=match_id, user=self.scope.get("user")
         )
         if self.group is None:

@@ -7,16 +7,21 @@ resignation, a timeout, a new table or a pause sets off; nothing else reacts to 
 
 Inside the transaction (commits or rolls back with the change itself):
 1. `match_finished`: ratings, then progression credit (XP, coins, quests, achievements),
-   each exactly once per match and player, each in its own savepoint so that a bug there is
-   logged and never undoes the result.
+   then an Arcana PvE fight's record and first-clear reward, each exactly once per match
+   and player, each in its own savepoint so that a bug there is logged and never undoes
+   the result.
 2. `turn_ended`: the seat's "your turn" notices stop counting as unread.
 
 After the commit (`transaction.on_commit(robust=True)`: each may fail, be lost or run twice
 without harm; a failure is logged, never an error for what was committed):
 3. `match_changed`: the socket pushes (each connected seat its own board, spectators theirs
    when someone watches), then the AI / auto-play task when an automatic seat is to act.
+   A result's credit (step 1) is committed before these run, so the board pushed at the
+   end shows what the match earned, with the player's header level bar out of band
+   (`games.rendering.board_html`).
 4. inbox notices and reminders: `match_finished` (the result), `turn_started` (the "your
-   turn" reminder), `seat_invited`, `pause_requested`.
+   turn" reminder, for a player who does not have the match open), `seat_invited`,
+   `pause_requested`.
 
 The services call `match_changed` before `match_finished` and the clock's `turn_*`, so the
 after-commit work runs in the order above: pushes, the AI task, then inbox.
@@ -49,6 +54,7 @@ def _after_commit(step: Callable[[], Any]) -> None:
 
 def match_finished(*, match: Any) -> None:
     """The match (locked, just saved as finished) has a result."""
+    from arcana import pve as arcana_pve
     from inbox import tasks as inbox_tasks
     from progression import services as progression
     from ratings import services as ratings
@@ -58,6 +64,7 @@ def match_finished(*, match: Any) -> None:
     except Exception:  # rolled back to match_rate's savepoint; `ratings_backfill` retries
         logger.exception("Rating match %s failed; it stays unrated for now.", match.pk)
     progression.match_result_record(match=match)
+    arcana_pve.fight_result_record(match=match)  # a PvE path fight: cleared or an attempt
     match_id = match.pk
     _after_commit(lambda: inbox_tasks.notify_finished.delay(match_id))
 
@@ -74,13 +81,30 @@ def turn_ended(*, match: Any, seat: Any) -> None:
 
 
 def turn_started(*, match: Any, seat: Any) -> None:
-    """`seat`'s clock has started: remind its player once the change is committed."""
+    """`seat`'s clock has started: remind its player once the change is committed, unless
+    the player has the match open. A player looking at the board sees the turn; should they
+    leave without moving, the beat's scan (`inbox.services.reminders_send_due`, every
+    minute) reminds them then. So a live game costs no task per move. Never in a solo run;
+    against the AI only, never at once: the AI answers in a moment, and the beat reminds a
+    player who left the board a minute on (`inbox.centre`)."""
+    from inbox import centre, presence
+    from inbox import selectors as inbox_selectors
     from inbox import tasks as inbox_tasks
 
     if seat.is_ai or seat.user_id is None or seat.turn_started is None:
         return
-    seat_id, started = seat.pk, seat.turn_started.isoformat()
-    _after_commit(lambda: inbox_tasks.remind_turn.delay(seat_id, started))
+    if centre.is_solo(match=match) or inbox_selectors.is_against_ai_only(
+        match=match, user_id=seat.user_id
+    ):
+        return  # a solo run: never; against the AI: the beat's, a minute on, if not looking
+    seat_id, user_id, match_id = seat.pk, seat.user_id, match.pk
+    started = seat.turn_started.isoformat()
+
+    def remind() -> None:
+        if not presence.is_present(user_id=user_id, match_id=match_id):
+            inbox_tasks.remind_turn.delay(seat_id, started)
+
+    _after_commit(remind)
 
 
 # --- 3. every change (after the commit) -------------------------------------------------------
@@ -92,7 +116,8 @@ def match_changed(*, match: Any) -> None:
 
 
 def _push_and_advance(match: Any) -> None:
-    from games import notifications, selectors, tasks
+    from config.celery_app import task_send
+    from games import notifications, selectors
 
     if "seats" not in getattr(match, "_prefetched_objects_cache", {}):
         # The move path hands over the match it locked, with the very seats it changed;
@@ -104,7 +129,7 @@ def _push_and_advance(match: Any) -> None:
     if automation_running.get():
         return
     if match.status == match.Status.ACTIVE and selectors.automatic_seat_to_act(match=match):
-        tasks.advance_automatic_seats.delay(match.pk)
+        task_send("games.tasks.advance_automatic_seats", match.pk)
 
 
 # --- 4. tables and pauses (notices after the commit) ------------------------------------------

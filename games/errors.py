@@ -16,6 +16,12 @@ class BadMove(MatchError):
     """A malformed move payload (not a JSON object with a "type")."""
 
 
+class OffScript(BadMove):
+    """A tutorial's player left the coach's script: the move is taken back, explained."""
+
+    status = 409
+
+
 class InvalidMove(MatchError):
     """The engine refused the move (IllegalMove)."""
 

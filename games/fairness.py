@@ -9,7 +9,12 @@ What an export may reveal:
 - the seed only once the match is over and not private (`match.is_seed_revealed`);
 - while the seed is secret, moves that carry what others may not know yet (Shield's
   `choose_shield` card during the secret setup) are shown to their own seat only: for
-  anyone else the secret fields are left out and the move is marked `"redacted"`.
+  anyone else the secret fields are left out and the move is marked `"redacted"`;
+- a fixed deal (`options["deal"]`: tutorials, puzzles) only with the seed: it is the
+  hidden order of the cards itself;
+- per-seat secrets of the options (`SEAT_OPTIONS`: Grimhand Arcana's chosen "decks" and
+  card "levels") only to their own seat while the seed is secret: every other seat's entry
+  is null for anyone else (the opponent learns a deck's cards as they are played).
 
 Checking never trusts the document: a wrong shape, version, game or size, a seed that is
 not the committed one, a move the rules refuse, or an outcome the replay does not reach is
@@ -34,7 +39,14 @@ FORFEIT_REASONS = ("resign", "timeout")
 # Move fields a non-mover may not know while the seed is secret, by game and move type.
 SECRET_WHILE_RUNNING: Mapping[str, Mapping[str, tuple[str, ...]]] = {
     "shield": {"choose_shield": ("card",)},
+    # Grimhand Arcana's Swap Hands pick: the card a seat gives, secret from the other seat
+    # until both have chosen, and from spectators for good (only its receiver sees it).
+    "grimhand": {"choose": ("deck", "value")},
 }
+# Options a match may carry that fix its hidden cards: exported once the seed is revealed.
+SECRET_OPTIONS = ("deal",)
+# Options that hold one entry per seat, each secret from the other seats until the seed is.
+SEAT_OPTIONS = ("decks", "levels")
 FIELDS = (
     "log_version",
     "game",
@@ -83,13 +95,33 @@ def export_build(*, match: Any, viewer_seat: int | None) -> dict[str, Any]:
         "match": match.pk,
         "game": match.game,
         "seats": match.size,
-        "options": match.options or {},
+        "options": _exported_options(match.options or {}, is_revealed, viewer_seat),
         "seed_commitment": match.seed_commitment,
         "seed": bytes(match.seed).hex() if is_revealed else None,
         "moves": moves,
         "forfeits": forfeits,
         "outcome": match.outcome,
     }
+
+
+def _exported_options(
+    options: Mapping[str, Any], is_revealed: bool, viewer_seat: int | None = None
+) -> dict[str, Any]:
+    """The match's options; a fixed deal (tutorials, puzzles) only once the seed is out: it
+    IS the hidden order of the cards, as the seed is for a shuffled match. Until then a
+    per-seat option (`SEAT_OPTIONS`) shows the viewer's own entry only."""
+    if is_revealed:
+        return dict(options)
+    exported = {key: value for key, value in options.items() if key not in SECRET_OPTIONS}
+    return {key: seat_option_for(key, value, viewer_seat) for key, value in exported.items()}
+
+
+def seat_option_for(key: str, value: Any, viewer_seat: int | None) -> Any:
+    """`options[key]` as `viewer_seat` may see it while the match runs: a per-seat list
+    with every other seat's entry nulled; any other option as it is."""
+    if key not in SEAT_OPTIONS or not isinstance(value, list):
+        return value
+    return [entry if seat == viewer_seat else None for seat, entry in enumerate(value)]
 
 
 def _exported_move(

@@ -1,8 +1,11 @@
 from django import forms
 
+from arcana import selectors as arcana_selectors
+from games import rule_options
+from games.ai import levels
 from games.boards import has_board
 from games.engine import registry
-from games.services import AI_LEVELS, TIME_CONTROLS, SeatSpec
+from games.services import TIME_CONTROLS, SeatSpec, pairing
 
 OPPONENT_CHOICES = [
     ("ai", "The AI"),
@@ -10,6 +13,11 @@ OPPONENT_CHOICES = [
     ("open", "Anyone (an open seat)"),
 ]
 EXTRA_SEATS = range(2, 8)  # seats after the first opponent, for tables of up to 8
+GRIMHAND_VARIANTS = [("classic", "Classic"), ("arcana", "Arcana (ability cards and decks)")]
+RATED_CHOICES = [
+    ("rated", "Rated: the result moves both ratings"),
+    ("casual", "Casual: never rated"),
+]
 
 
 class NewMatchForm(forms.Form):
@@ -25,8 +33,8 @@ class NewMatchForm(forms.Form):
     opponent = forms.ChoiceField(choices=OPPONENT_CHOICES, widget=forms.RadioSelect, initial="ai")
     username = forms.CharField(max_length=150, required=False, label="Player's username")
     ai_level = forms.ChoiceField(
-        choices=[(level, label) for level, label in AI_LEVELS.items()],
-        initial="random",
+        choices=[(level.id, level.label) for level in levels.offered()],
+        initial=levels.DEFAULT,
         label="AI level",
         widget=forms.Select(attrs={"aria-describedby": "ai-level-help"}),
     )
@@ -37,10 +45,37 @@ class NewMatchForm(forms.Form):
         label="Clock",
     )
 
-    def __init__(self, *args, **kwargs):
+    variant = forms.ChoiceField(
+        choices=GRIMHAND_VARIANTS, initial="classic", required=False, label="Grimhand mode"
+    )
+    arcana_deck = forms.TypedChoiceField(
+        coerce=int, required=False, empty_value=None, label="Arcana deck", choices=()
+    )
+    rated = forms.ChoiceField(
+        choices=RATED_CHOICES,
+        initial="rated",
+        required=False,
+        widget=forms.RadioSelect,
+        label="Rated or casual",
+    )
+    is_private = forms.BooleanField(
+        required=False,
+        label="Private table: only people with its link can take the open seat",
+    )
+
+    def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
+        decks = arcana_selectors.decks_for(user=user) if user is not None else []
+        self.fields["arcana_deck"].choices = [("", "The house's archetype deck")] + [
+            (deck.pk, deck.name) for deck in decks
+        ]
         self.games = [game for game in registry.all() if has_board(game.slug)]
         self.fields["game"].choices = [(game.slug, game.name) for game in self.games]
+        self.rule_fields: list[tuple[str, rule_options.RuleOption]] = []
+        for game in self.games:
+            for rule in rule_options.offered(game.slug):
+                self.fields[rule.field_name] = _rule_field(rule)
+                self.rule_fields.append((game.slug, rule))
         for seat in EXTRA_SEATS:
             self.fields[f"seat_{seat}"] = forms.ChoiceField(
                 choices=OPPONENT_CHOICES, required=False, initial="ai", label=f"Seat {seat + 1}"
@@ -48,6 +83,22 @@ class NewMatchForm(forms.Form):
             self.fields[f"seat_{seat}_username"] = forms.CharField(
                 max_length=150, required=False, label=f"Seat {seat + 1}: username"
             )
+
+    def rule_rows(self):
+        """(game slug, bound field, option) for every game's rule options."""
+        return [(slug, self[rule.field_name], rule) for slug, rule in self.rule_fields]
+
+    def rule_values(self) -> dict[str, str]:
+        """The chosen game's rule options as sent, {option name: text}: the engine checks them."""
+        game = self.cleaned_data.get("game")
+        return {
+            rule.name: self.cleaned_data.get(rule.field_name) or ""
+            for slug, rule in self.rule_fields
+            if slug == game
+        }
+
+    def is_casual(self) -> bool:
+        return self.cleaned_data.get("rated") == "casual"
 
     def extra_rows(self):
         return [(seat, self[f"seat_{seat}"], self[f"seat_{seat}_username"]) for seat in EXTRA_SEATS]
@@ -75,6 +126,20 @@ class NewMatchForm(forms.Form):
     def _seat_count(self) -> int:
         return self.cleaned_data.get("players") or 2
 
+    def is_arcana(self) -> bool:
+        return self.cleaned_data.get("game") == "grimhand" and (
+            self.cleaned_data.get("variant") == "arcana"
+        )
+
+    def may_be_rated(self) -> bool:
+        """Whether the table may end rated: not casual, every other seat a player
+        (docs/ratings.md)."""
+        return (
+            not self.is_casual()
+            and bool(self.other_seats())
+            and all(seat.kind != "ai" for seat in self.other_seats())
+        )
+
     def other_seats(self) -> list[SeatSpec]:
         """The seats after mine, as the services take them."""
         data = self.cleaned_data
@@ -88,3 +153,37 @@ class NewMatchForm(forms.Form):
                 SeatSpec(kind=kind, ai_level=level, username=data.get(f"seat_{seat}_username", ""))
             )
         return seats
+
+
+def _rule_field(rule: rule_options.RuleOption) -> forms.Field:
+    """A rule option as a form field. The value goes to the engine as sent (no bounds or
+    choices checked here): the engine's InvalidOptions is the message a player reads."""
+    attrs = {"data-rule": rule.name}
+    if rule.is_number:
+        low, high = rule.option.bounds or (0, 0)
+        widget: forms.Widget = forms.NumberInput(attrs={**attrs, "min": low, "max": high})
+    else:
+        widget = forms.Select(choices=rule.choices, attrs=attrs)
+    return forms.CharField(
+        required=False,
+        max_length=64,
+        initial=rule.default,
+        label=rule.label,
+        help_text=rule.text,
+        widget=widget,
+    )
+
+
+class QuickPairForm(forms.Form):
+    """Play anyone: a game, a time control, rated or casual."""
+
+    game = forms.ChoiceField(choices=(), label="Game")
+    time_control = forms.ChoiceField(choices=(), initial="1d", label="Clock")
+    rated = forms.ChoiceField(
+        choices=RATED_CHOICES, initial="rated", widget=forms.RadioSelect, label="Rated or casual"
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [(game.slug, game.name) for game in pairing.quick_games()]
+        self.fields["time_control"].choices = list(pairing.quick_time_controls().items())

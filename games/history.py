@@ -109,7 +109,7 @@ def history_viewer(*, match: Match, user: Any, requested: str | None) -> Viewer:
                 "This run stays face down until its week ends: everyone plays the same deals."
             )
         raise HistoryNotAllowed("Everything is revealed only once the match is over.")
-    if requested.isdigit() and int(requested) < match.size:
+    if requested in {str(seat) for seat in range(match.size)}:
         raise HistoryNotAllowed(
             "While the match runs, each player sees only their own view of its history."
         )
@@ -118,13 +118,12 @@ def history_viewer(*, match: Match, user: Any, requested: str | None) -> Viewer:
     raise BadPly(f"“{requested[:20]}” is not a view of this match: pick one from the list.")
 
 
-def history_ply(*, match: Match, requested: str | None) -> int:
-    """The ply asked for (`?ply=`: the position after that many moves), default the last."""
-    if requested is None or requested == "":
+def history_ply(*, match: Match, requested: int | None) -> int:
+    """The ply asked for (`?ply=`: the position after that many moves, already read as a
+    whole number by config.inputs), default the last."""
+    if requested is None:
         return match.ply
-    if not requested.isdigit() or len(requested) > 9:
-        raise BadPly("The move number must be a whole number, such as ?ply=3.")
-    ply = int(requested)
+    ply = requested
     if ply > match.ply:
         moves = "no move yet" if not match.ply else f"moves 0 to {match.ply}"
         raise NoSuchPly(f"There is no move {ply} in this match: it has {moves}.")
@@ -166,6 +165,7 @@ def history_board(*, match: Match, viewer: Viewer, ply: int) -> dict[str, Any]:
         **context,
         "match": match,
         "seats": list(match.seats.all()),
+        "revealed_seed": selectors.revealed_seed(match=match),
         # How it ended, for whoever looks: at the last ply of a finished match only.
         "outcome_text": selectors.outcome_text(match, names, viewer.seat) if is_last else "",
     }

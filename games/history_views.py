@@ -16,6 +16,8 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.middleware import HtmxDetails
 
+from config import inputs
+from config.inputs import BadInput
 from games import fairness, history, selectors
 from games.errors import MatchError
 
@@ -27,7 +29,7 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-def _refusal(request: HttpRequest, error: MatchError) -> HttpResponse:
+def _refusal(request: HttpRequest, error: MatchError | BadInput) -> HttpResponse:
     return render(
         request,
         "errors/error.html",
@@ -41,12 +43,14 @@ def replay(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     """`/matches/<id>/history/?ply=<k>&as=<seat | spectator | revealed>`: the position after
     k moves, drawn by the game's own board template, with the steps around it."""
     try:
-        match = history.history_match(match_id=match_id, user=request.user)
-        viewer = history.history_viewer(
-            match=match, user=request.user, requested=request.GET.get("as")
+        requested_viewer = inputs.text(request.GET.get("as"), what="The view", max_length=20)
+        requested_ply = inputs.optional_whole_number(
+            request.GET.get("ply"), what="The move number", maximum=inputs.INTEGER_MAX
         )
-        ply = history.history_ply(match=match, requested=request.GET.get("ply"))
-    except MatchError as error:
+        match = history.history_match(match_id=match_id, user=request.user)
+        viewer = history.history_viewer(match=match, user=request.user, requested=requested_viewer)
+        ply = history.history_ply(match=match, requested=requested_ply)
+    except (MatchError, BadInput) as error:
         return _refusal(request, error)
     context = history.history_board(match=match, viewer=viewer, ply=ply)
     context.update(
@@ -92,7 +96,7 @@ def export(request: HttpRequest, match_id: int) -> HttpResponse:
     response = HttpResponse(
         fairness.export_json(document), content_type="application/json; charset=utf-8"
     )
-    disposition = "attachment" if request.GET.get("download") else "inline"
+    disposition = "attachment" if inputs.flag(request.GET.get("download")) else "inline"
     filename = f"cardhall-{match.game}-{match.pk}.json"
     response["Content-Disposition"] = f'{disposition}; filename="{filename}"'
     response["Cache-Control"] = "private, no-store"
@@ -108,10 +112,13 @@ def verify(request: HttpRequest) -> HttpResponse:
     too_large = _too_large(request)
     if too_large:
         return render(request, VERIFY_PAGE, {"text": "", "rejected": too_large}, status=413)
-    text = request.POST.get("export", "")
-    upload = request.FILES.get("file")
-    if upload is not None:
-        text = upload.read(fairness.MAX_EXPORT_CHARS + 1).decode("utf-8", errors="replace")
+    try:
+        text = _posted_export(request)
+        asked_ply = inputs.optional_whole_number(
+            request.POST.get("ply"), what="The move number", maximum=inputs.INTEGER_MAX
+        )
+    except BadInput as error:
+        return render(request, VERIFY_PAGE, {"text": "", "rejected": error.message}, status=400)
     if not text.strip():
         return render(
             request, VERIFY_PAGE, {"text": "", "rejected": "Paste an export first."}, status=400
@@ -120,7 +127,7 @@ def verify(request: HttpRequest) -> HttpResponse:
         log = fairness.export_parse(text)
     except fairness.ExportRejected as error:
         return render(request, VERIFY_PAGE, {"text": text, "rejected": error.message}, status=400)
-    ply = _posted_ply(request.POST.get("ply"), len(log.moves))
+    ply = None if asked_ply is None else min(asked_ply, len(log.moves))
     result = fairness.export_verify(log, ply=ply)
     context: dict[str, Any] = {"text": text, "result": result, "checked": log}
     if result.state is not None and result.is_verified:
@@ -128,12 +135,22 @@ def verify(request: HttpRequest) -> HttpResponse:
     return render(request, VERIFY_PAGE, context, status=200 if result.is_verified else 422)
 
 
+def _posted_export(request: HttpRequest) -> str:
+    """The export pasted, or the file chosen (read as UTF-8, a bad byte replaced); either
+    bounded by fairness.MAX_EXPORT_CHARS (the parse says so) and free of control characters."""
+    upload = request.FILES.get("file")
+    if upload is None:
+        raw = request.POST.get("export", "")
+    else:
+        raw = upload.read(fairness.MAX_EXPORT_CHARS + 1).decode("utf-8", errors="replace")
+    return inputs.text(raw, what="The export", max_length=len(raw))
+
+
 def _too_large(request: HttpRequest) -> str:
     """A body Django would refuse to read as a form (or far beyond any export): say so."""
-    try:
-        length = int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        length = 0
+    length = inputs.whole_number(
+        request.META.get("CONTENT_LENGTH") or "0", what="The request's length"
+    )
     is_upload = request.content_type == "multipart/form-data"
     limit = fairness.MAX_EXPORT_CHARS + 100_000 if is_upload else _form_limit()
     if length > limit:
@@ -146,12 +163,6 @@ def _too_large(request: HttpRequest) -> str:
 
 def _form_limit() -> int:
     return settings.DATA_UPLOAD_MAX_MEMORY_SIZE or fairness.MAX_EXPORT_CHARS * 3
-
-
-def _posted_ply(raw: Any, count: int) -> int | None:
-    if not isinstance(raw, str) or not raw.isdigit() or len(raw) > 9:
-        return None
-    return min(int(raw), count)
 
 
 def _verify_board(log: fairness.MatchLog, result: fairness.Verification) -> dict[str, Any]:

@@ -15,13 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.names import display_name
-
-AI_LABELS = {
-    "random": "AI · Easy",
-    "greedy": "AI · Normal",
-    "ismcts": "AI · Hard",
-    "tutorial": "Tutor",
-}
+from games.ai import levels
 
 
 class Match(models.Model):
@@ -59,12 +53,24 @@ class Match(models.Model):
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
     )
+    # Casual: never rated, whoever sits down (ratings.services.match_is_rated).
+    is_casual = models.BooleanField(default=False)
+    # A private table (docs/lobby.md): its open seats are taken only through the link with
+    # this secret; never listed among the open tables. "" for every other table.
+    invite_token = models.CharField(max_length=64, blank=True, editable=False)
 
     class Meta:
         verbose_name_plural = "matches"
         indexes = [
             models.Index(fields=["status", "-updated"]),
             models.Index(fields=["status", "created"], name="match_status_created"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["invite_token"],
+                condition=~models.Q(invite_token=""),
+                name="match_unique_invite_token",
+            )
         ]
 
     def __str__(self) -> str:
@@ -90,6 +96,10 @@ class Match(models.Model):
         from games.engine import registry
 
         return registry.get(self.game).name if self.game in registry.slugs() else self.game
+
+    @property
+    def is_private_table(self) -> bool:
+        return bool(self.invite_token)
 
     @property
     def is_timed(self) -> bool:
@@ -141,7 +151,7 @@ class Seat(models.Model):
         on_delete=models.SET_NULL,
         related_name="seats",
     )
-    ai_level = models.CharField(max_length=16, blank=True)
+    ai_level = models.CharField(max_length=16, blank=True)  # an id of games.ai.levels
     joined = models.DateTimeField(null=True, blank=True)  # null: open seat or pending invitation
     resigned = models.BooleanField(default=False)
     timed_out = models.BooleanField(default=False)
@@ -186,7 +196,7 @@ class Seat(models.Model):
     @property
     def label(self) -> str:
         if self.is_ai:
-            return AI_LABELS.get(self.ai_level, f"AI ({self.ai_level})")
+            return levels.seat_label(self.ai_level)
         if self.user_id is None:
             return "Open seat"
         return display_name(self.user)
@@ -218,3 +228,58 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} ply {self.ply}"
+
+
+class Seek(models.Model):
+    """A player's "play anyone" for one game and time control (docs/lobby.md).
+
+    Written only by games.services.pairing, under the lock of its `SeekPool` row: two
+    compatible seeks become one match at once, never two, and none is lost.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Looking for an opponent"
+        PAIRED = "paired", "Paired"
+        CANCELLED = "cancelled", "Cancelled"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.SlugField(max_length=32)
+    time_control = models.CharField(max_length=8)  # a key of services.clock.TIME_CONTROLS
+    is_rated = models.BooleanField(default=True)
+    rating = models.IntegerField()  # the player's rating in the game when seeking
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    created = models.DateTimeField(auto_now_add=True)
+    expires = models.DateTimeField()
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["created"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user"], condition=models.Q(status="open"), name="seek_one_open_per_user"
+            )
+        ]
+        indexes = [models.Index(fields=["game", "time_control", "status"], name="seek_pool")]
+
+    def __str__(self) -> str:
+        return f"{self.user} seeks {self.game} {self.time_control}"
+
+    @property
+    def game_name(self) -> str:
+        from games.engine import registry
+
+        return registry.get(self.game).name if self.game in registry.slugs() else self.game
+
+    def is_expired(self, now: Any) -> bool:
+        return self.status == self.Status.OPEN and self.expires <= now
+
+
+class SeekPool(models.Model):
+    """One row per game and time control: the row every pairing of that pool locks first."""
+
+    key = models.CharField(max_length=64, unique=True)  # "grimhand/1d"
+
+    def __str__(self) -> str:
+        return self.key

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Coroutine
 from typing import Any
 
@@ -18,6 +19,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.urls import reverse
 
+from config import metrics
 from games import rendering
 from inbox import presence
 
@@ -45,15 +47,19 @@ def match_changed(*, match: Any) -> None:
     """Push the new board to every open page of the match: each connected seat its own,
     the spectators theirs. A seat with no page open, or a match nobody watches, costs no
     render (`inbox.presence`; when presence cannot be read, everyone is pushed to)."""
+    started = time.perf_counter()  # just after the commit: effects runs the pushes first
     seats = [seat for seat in match.seats.all() if seat.user_id is not None and seat.joined]
     looking = presence.looking(match_id=match.pk, user_ids=[seat.user_id for seat in seats])
     for seat in seats:
         if looking.is_unknown or seat.user_id in looking.user_ids:
             html = rendering.board_html(match=match, seat=seat)
             group_send(group_for_seat(match.pk, seat.index), {"type": "board.push", "html": html})
-    if looking.is_unknown or looking.has_spectators:
+            metrics.push_sent(started)
+    # A private run has no spectators (`selectors.can_view`): its board never goes out.
+    if (looking.is_unknown or looking.has_spectators) and not match.is_private_now:
         html = rendering.board_html(match=match, seat=None)
         group_send(group_for_spectators(match.pk), {"type": "board.push", "html": html})
+        metrics.push_sent(started)
 
 
 def group_send(group: str, message: dict[str, Any]) -> None:
@@ -95,4 +101,5 @@ class _SenderLoop:
         try:
             future.result(timeout)
         except Exception:  # a lost push is healed by the page's re-fetch
+            metrics.push_failed()
             logger.warning("push to the channel layer failed", exc_info=True)

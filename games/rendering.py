@@ -10,6 +10,13 @@ Rendered without a request: forms carry the CSRF token in the page's `hx-headers
 csrf_token tag renders nothing), and the viewer's account is the seat's player. A table
 still waiting for players is drawn per request instead (its forms are plain forms that
 depend on who looks), and so is a board carrying an error for one request.
+
+A finished match's board, for a seat with a player, carries the header's level bar as an
+out-of-band swap (`hx-swap-oob`): the end panel shows what the match earned (XP, coins,
+quests, a level-up; progression credits it inside the result's own transaction, before
+any push), and the header moves with it, whether the end came as the answer to the
+player's own move or as a push. The bar is read fresh, never cached with the board: it
+belongs to the player, not to the match.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ logger = logging.getLogger(__name__)
 
 BOARD_SECONDS = 600
 BOARD_TEMPLATE = "games/match.html#board"
+LEVEL_BAR_TEMPLATE = "progression/partials/header.html"
 
 
 def _key(match: Any, seat: Any) -> str:
@@ -43,9 +51,25 @@ def board_context(*, match: Any, seat: Any, error: str = "") -> dict[str, Any]:
 
 
 def board_html(*, match: Any, seat: Any) -> str:
-    """`seat`'s board (None: the spectators'), rendered at most once per change."""
+    """`seat`'s board (None: the spectators'), rendered at most once per change; once the
+    match is over, followed by the seat's player's header level bar (out of band)."""
     if match.status == match.Status.WAITING:
         return render_to_string(BOARD_TEMPLATE, board_context(match=match, seat=seat))
+    html = _cached_board_html(match=match, seat=seat)
+    if match.is_finished and seat is not None and seat.user_id is not None:
+        html += level_bar_oob_html(user=seat.user)
+    return html
+
+
+def level_bar_oob_html(*, user: Any) -> str:
+    """The header's level bar of `user`, marked to replace the one on the page."""
+    from progression import selectors as progression
+
+    bar = progression.level_bar_for(user=user)
+    return render_to_string(LEVEL_BAR_TEMPLATE, {"bar": bar, "oob": True})
+
+
+def _cached_board_html(*, match: Any, seat: Any) -> str:
     key = _key(match, seat)
     try:
         html = cache.get(key)

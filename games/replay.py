@@ -93,6 +93,7 @@ class _Memo:
 
 
 _memo = _Memo(MEMO_SIZE)
+WAITING = "waiting"  # games.models.Match.Status.WAITING (this module imports no models)
 
 
 def _key(match: Any, ply: int) -> str:
@@ -122,8 +123,15 @@ def _store(key: str, position: Position) -> None:
 
 
 def match_position(*, match: Any, ply: int | None = None) -> Position:
-    """The match after `ply` moves (default: its current ply)."""
+    """The match after `ply` moves (default: its current ply).
+
+    A table still waiting for players is never cached: its options may still change (a
+    joining seat's own picks, games.services.tables.match_join), and a position kept from
+    before the change would outlive it in every process."""
     ply = match.ply if ply is None else ply
+    if getattr(match, "status", None) == WAITING:
+        game = registry.get(match.game)
+        return Position(0, game.new(match.size, bytes(match.seed), match.options), ())
     key = _key(match, ply)
     position = _stored(key)
     if position is not None:

@@ -1,13 +1,12 @@
-"""Thin views: validate input, call a service or a selector, render.
+"""Thin views: read input (config.inputs), call a service or a selector, render.
 
-Domain errors become a 4xx answer with the player's message: the board fragment (HTMX) or
-the whole page (plain forms, JavaScript off). Nothing here holds game logic.
+Domain errors and bad input become a 4xx answer with the player's message: the board
+fragment (HTMX) or the whole page (plain forms, JavaScript off). Nothing here holds game
+logic, and nothing here parses: every value a user sends is read by config.inputs.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
 from django.conf import settings
@@ -15,16 +14,23 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from games import rendering, selectors, services, tutorials
-from games.boards import has_board, presenter_for
+from arcana import services as arcana_services
+from arcana.errors import ArcanaError
+from config import inputs
+from config.errors import page_not_found
+from config.inputs import BadInput
+from games import rendering, selectors, services
+from games.ai import levels
+from games.boards import has_board, presenter_for, tutorial_for
 from games.engine import registry
 from games.errors import BadMove, MatchError, MatchNotFound
-from games.forms import NewMatchForm
-from games.models import Match
+from games.forms import NewMatchForm, QuickPairForm
+from games.models import Match, Seek
 
 NO_SUCH_MATCH = "There is no such match."
 PRIVATE_RUN = "This run is private until its week ends: everyone plays the same deals."
@@ -35,13 +41,6 @@ RELIABILITY_FILTERS = {
     "90": "90% or better",
     "95": "95% or better",
 }
-
-UPCOMING = [
-    ("grimhand", "Grimhand Tactics"),
-    ("banira", "BaniraCards"),
-    ("haymaker", "Haymaker"),
-    ("shield", "Shield"),
-]
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -90,34 +89,12 @@ def _read_match(match_id: int) -> Match | None:
     return match
 
 
-def _error_response(request: HtmxHttpRequest, match_id: int, error: MatchError) -> HttpResponse:
+def _error_response(
+    request: HtmxHttpRequest, match_id: int, error: MatchError | BadInput
+) -> HttpResponse:
     if isinstance(error, MatchNotFound):
         return page_not_found(request, error)
     return _match_response(request, match_id, error=error.message, status=error.status)
-
-
-@require_GET
-def home(request: HtmxHttpRequest) -> HttpResponse:
-    games = [
-        {
-            "game": game,
-            "tagline": presenter_for(game.slug).tagline,
-            "has_rules": bool(presenter_for(game.slug).rules_template),
-            "has_tutorial": tutorials.get(game.slug) is not None,
-        }
-        for game in registry.all()
-        if has_board(game.slug)
-    ]
-    upcoming = [{"slug": slug, "name": name} for slug, name in UPCOMING if not has_board(slug)]
-    return render(
-        request,
-        "games/home.html",
-        {
-            "games": games,
-            "upcoming": upcoming,
-            "turns": selectors.turn_count_for(user=request.user),
-        },
-    )
 
 
 @require_GET
@@ -130,8 +107,17 @@ def rules(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 def tutorial(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """GET: the page that starts the tutorial (a button posting here); POST: start it."""
+    if request.method == "GET":
+        found = tutorial_for(slug)
+        if found is None:
+            return page_not_found(request, MatchNotFound("There is no tutorial for that game yet."))
+        context = {"tutorial": found, "key": slug, "game": registry.get(found.game)}
+        presenter = presenter_for(found.game) if has_board(found.game) else None
+        context["has_rules"] = presenter is not None and bool(presenter.rules_template)
+        return render(request, "games/tutorial.html", context)
     if not request.user.is_authenticated:
         return redirect(f"{settings.LOGIN_URL}?next={request.path}")
     try:
@@ -144,7 +130,8 @@ def tutorial(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
-    form = NewMatchForm(request.POST or None, initial={"game": request.GET.get("game", "dogblade")})
+    game = inputs.text(request.GET.get("game"), what="The game", default="dogblade")
+    form = NewMatchForm(request.POST or None, initial={"game": game}, user=request.user)
     # BaniraCards runs start from their own page (deck lists, practice runs): no table here.
     if request.method == "POST" and request.POST.get("game") == "banira":
         return redirect("banira:home")
@@ -155,8 +142,12 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
                 game_slug=form.cleaned_data["game"],
                 others=form.other_seats(),
                 time_control=form.cleaned_data.get("time_control", ""),
+                options=_new_match_options(request, form),
+                rules=form.rule_values(),
+                is_casual=form.is_casual(),
+                is_private=bool(form.cleaned_data.get("is_private")),
             )
-        except MatchError as error:
+        except (MatchError, ArcanaError) as error:
             form.add_error(None, error.message)
         else:
             return redirect(match)
@@ -164,18 +155,159 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "games/lobby.html", {"form": form}, status=status)
 
 
+def _new_match_options(request: HttpRequest, form: NewMatchForm) -> dict[str, Any] | None:
+    """Grimhand Arcana's options (a copy of the card pool, my deck, card levels), built by
+    arcana.services; None for every other table (the game's defaults)."""
+    if not form.is_arcana():
+        return None
+    return arcana_services.match_options(
+        user=request.user,
+        deck_id=form.cleaned_data.get("arcana_deck"),
+        is_rated=form.may_be_rated(),
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def private_table(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """A private table's link: the invitation (GET) and taking its open seat (POST)."""
+    match = selectors.match_by_invite(token=token)
+    if match is None:
+        return page_not_found(request, MatchNotFound(services.tables.NO_TABLE_AT_LINK))
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return _not_logged_in(request)
+        try:
+            services.match_join_by_link(token=token, user=request.user)
+        except MatchError as error:
+            return render(
+                request,
+                "games/private_table.html",
+                {**_private_context(match, token), "error": error.message},
+                status=error.status,
+            )
+        return redirect(match)
+    return render(request, "games/private_table.html", _private_context(match, token))
+
+
+def _private_context(match: Match, token: str) -> dict[str, Any]:
+    return {"match": match, "token": token, "rules": selectors.table_rules(match=match)}
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def quick_pair(request: HtmxHttpRequest) -> HttpResponse:
+    """Play anyone: the seek form, the seek list, and my search if one is open."""
+    form = QuickPairForm(request.POST or None)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        try:
+            seek = services.pairing.seek_create(
+                user=request.user,
+                game_slug=form.cleaned_data["game"],
+                time_control=form.cleaned_data["time_control"],
+                is_rated=form.cleaned_data["rated"] == "rated",
+            )
+        except MatchError as error_:
+            error = error_.message
+        else:
+            return redirect(_seek_target(seek))
+    context = {
+        "form": form,
+        "error": error,
+        "seeks": selectors.seek_list(user=request.user),
+        "mine": selectors.seek_open_of(user=request.user),
+        "time_controls": services.pairing.quick_time_controls(),
+    }
+    status = 400 if form.errors or error else 200
+    return render(request, "games/quick_pair.html", context, status=status)
+
+
+def _seek_target(seek: Seek) -> str:
+    if seek.match_id is not None:
+        return seek.match.get_absolute_url()
+    return reverse("games:seek", args=[seek.pk])
+
+
+@require_GET
+@login_required
+def seek(request: HtmxHttpRequest, seek_id: int) -> HttpResponse:
+    """My search, waiting: the empty state and "play the AI while you wait"."""
+    found = selectors.seek_get(user=request.user, seek_id=seek_id)
+    if found is None:
+        return page_not_found(request, MatchNotFound("You have no such search."))
+    if found.match_id is not None:
+        return redirect(found.match)
+    return render(request, "games/seek.html", _seek_context(request, found))
+
+
+def _seek_context(request: HttpRequest, found: Seek) -> dict[str, Any]:
+    return {
+        "seek": found,
+        "is_expired": found.is_expired(timezone.now()),
+        "game_name": registry.get(found.game).name,
+        "time_control": services.pairing.quick_time_controls().get(found.time_control, ""),
+        "others": [s for s in selectors.seek_list(user=request.user) if s.game == found.game],
+    }
+
+
+@require_POST
+def seek_poll(request: HtmxHttpRequest, seek_id: int) -> HttpResponse:
+    """The waiting page's poll (HTMX): tries the pairing again; paired: off to the match."""
+    if not request.user.is_authenticated:
+        return _not_logged_in(request)
+    try:
+        found = services.pairing.seek_refresh(user=request.user, seek_id=seek_id)
+    except MatchError as error:
+        return page_not_found(request, error)
+    if found.match_id is not None:
+        if request.htmx:
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = found.match.get_absolute_url()
+            return response
+        return redirect(found.match)
+    if request.htmx:
+        return render(request, "games/seek.html#status", _seek_context(request, found))
+    return redirect("games:seek", seek_id=seek_id)
+
+
+@require_POST
+def seek_cancel(request: HtmxHttpRequest, seek_id: int) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return _not_logged_in(request)
+    try:
+        services.pairing.seek_cancel(user=request.user, seek_id=seek_id)
+    except MatchError as error:
+        found = selectors.seek_get(user=request.user, seek_id=seek_id)
+        if found is not None and found.match_id is not None:
+            return redirect(found.match)
+        return page_not_found(request, error)
+    messages.success(request, "You stopped looking for a match.")
+    return redirect("games:quick_pair")
+
+
+@require_POST
+def seek_accept(request: HtmxHttpRequest, seek_id: int) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return _not_logged_in(request)
+    try:
+        match = services.pairing.seek_accept(user=request.user, seek_id=seek_id)
+    except MatchError as error:
+        messages.error(request, error.message)
+        return redirect("games:quick_pair")
+    return redirect(match)
+
+
 @require_GET
 def open_matches(request: HtmxHttpRequest) -> HttpResponse:
     """Tables anyone may join (optionally only from hosts at least N% reliable), and the
     public matches being played right now, to watch."""
-    min_reliability = request.GET.get("min_reliability", "")
-    is_known = min_reliability in RELIABILITY_FILTERS and min_reliability != ""
-    threshold = int(min_reliability) if is_known else None
+    min_reliability = inputs.filter_choice(request.GET.get("min_reliability"), RELIABILITY_FILTERS)
+    threshold = inputs.optional_whole_number(min_reliability, what="The host filter", maximum=100)
     context = {
         "matches": selectors.open_matches(user=request.user, min_reliability=threshold),
         "live": selectors.live_matches(user=request.user),
         "filters": RELIABILITY_FILTERS,
-        "min_reliability": min_reliability if threshold is not None else "",
+        "min_reliability": min_reliability,
     }
     return render(request, "games/open_matches.html", context)
 
@@ -202,7 +334,8 @@ def board(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
         return page_not_found(
             request, MatchNotFound(NO_SUCH_MATCH if found is None else PRIVATE_RUN)
         )
-    if request.GET.get("have") == selectors.board_version(match=found):
+    have = inputs.text(request.GET.get("have"), what="The board version", max_length=64)
+    if have == selectors.board_version(match=found):
         return HttpResponse(status=204)
     return _board_fragment(request, found)
 
@@ -212,82 +345,58 @@ def move(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         return _not_logged_in(request)
     try:
-        ply, payload, move_id = _move_input(request)
+        ply, payload, move_id = _move_input(request, match_id)
         result = services.move_submit(
             match_id=match_id, user=request.user, ply=ply, move=payload, move_id=move_id
         )
-    except MatchError as error:
+    except (MatchError, BadInput) as error:
         return _error_response(request, match_id, error)
     if request.htmx:  # the board just pushed to this seat's pages, rendered once
         return _board_fragment(request, result.match)
     return redirect("games:match", match_id=match_id)
 
 
-def _move_input(request: HttpRequest) -> tuple[Any, Any, str | None]:
-    """(ply, move, move id) from a form post or a JSON body."""
+MOVE_WHAT = "The move"
+PLY_WHAT = "The turn number of the move"
+MOVE_ID_WHAT = "The move id"
+
+
+def _move_input(request: HttpRequest, match_id: int) -> tuple[int, Any, str | None]:
+    """(ply, move, move id) from a form post or a JSON body, each read by config.inputs; a
+    board's own form is read by the board (`form_move`)."""
     if request.content_type == "application/json":
-        try:
-            body = json.loads(request.body or b"null")
-        except (ValueError, UnicodeDecodeError):
-            raise BadMove("That request is not valid JSON.") from None
+        body = inputs.json_body(request, what="The request", max_length=MOVE_BODY_BYTES)
         if not isinstance(body, dict):
             raise BadMove('Send a JSON object: {"ply": 3, "move": {"type": "attack"}}.')
-        return body.get("ply"), body.get("move"), _move_id(body.get("move_id"))
-    if "action" in request.POST and "move" not in request.POST:
-        payload = _card_form_move(request.POST["action"], request.POST.getlist("cards"))
-        return request.POST.get("ply"), payload, _move_id(request.POST.get("move_id"))
-    if ("slot" in request.POST or "discard" in request.POST) and "move" not in request.POST:
-        payload = _card_slot_move(request.POST)
-        return request.POST.get("ply"), payload, _move_id(request.POST.get("move_id"))
-    raw = request.POST.get("move", "")
-    try:
-        payload = json.loads(raw)
-    except ValueError:
-        raise BadMove("That move could not be read. Reload the page and try again.") from None
-    return request.POST.get("ply"), payload, _move_id(request.POST.get("move_id"))
+        return (
+            inputs.ply(body.get("ply"), what=PLY_WHAT),
+            body.get("move"),
+            inputs.optional_text(body.get("move_id"), what=MOVE_ID_WHAT, max_length=64),
+        )
+    post = request.POST
+    ply = inputs.ply(post.get("ply"), what=PLY_WHAT)
+    move_id = inputs.optional_text(post.get("move_id"), what=MOVE_ID_WHAT, max_length=64)
+    if "move" not in post:  # the board's own form (Haymaker's cards, BaniraCards' slots)
+        board = selectors.board_of(match_id=match_id)
+        if board is not None and board.form_move is not None:
+            return ply, board.form_move(post), move_id
+    return (
+        ply,
+        inputs.json_document(post.get("move", ""), what=MOVE_WHAT, max_length=MOVE_BYTES),
+        move_id,
+    )
 
 
-# Buttons of a card form that play no cards, whatever is checked (Haymaker's "take the
-# hit" and "pass").
-CARDLESS_ACTIONS = frozenset({"pass", "take_hit"})
-ACTION_SHAPE = re.compile(r"[a-z_]{1,32}")
-
-
-def _card_form_move(action: str, cards: list[str]) -> dict[str, Any]:
-    """The move of a card form: the button pressed ("action") and the cards checked."""
-    if not ACTION_SHAPE.fullmatch(action):
-        raise BadMove("That button does not make a move here. Reload the page and try again.")
-    if action in CARDLESS_ACTIONS:
-        return {"type": action}
-    return {"type": action, "cards": cards}
-
-
-def _card_slot_move(post: Any) -> dict[str, Any]:
-    """The move of a card-and-slot form (BaniraCards): the card radio checked, then the slot
-    button pressed plays it there; the "discard" button discards it instead."""
-    card = post.get("card", "")
-    if not card:
-        raise BadMove("Pick a card from your hand first, then a slot.")
-    if "discard" in post:
-        return {"type": "discard", "card": card}
-    return {"type": "play", "card": card, "slot": post["slot"]}
-
-
-def _move_id(value: Any) -> str | None:
-    if value in (None, ""):
-        return None
-    if not isinstance(value, str) or len(value) > 64:
-        raise BadMove("That move id is not valid.")
-    return value
+# A move is at most services.MAX_MOVE_BYTES once parsed; its text (or a JSON body around it,
+# with the ply and the move id) a little more.
+MOVE_BYTES = 4096
+MOVE_BODY_BYTES = 8192
 
 
 @require_GET
 def move_preview(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
-    """A card form's action bar for the checked cards (`?cards=7H&cards=8H&ply=3`).
-
-    Each button is enabled only if the engine says its move is legal now. No seat, not
-    your turn, or a page behind the match (`ply`): every button disabled.
-    """
+    """A card form's action bar for the checked cards (`?cards=7H&cards=8H&ply=3`): each
+    button enabled only if its move is legal now (selectors.move_preview asks the engine)."""
     match = selectors.match_get(match_id=match_id)
     if match is None or not selectors.can_view(match=match, user=request.user):
         return page_not_found(
@@ -296,18 +405,9 @@ def move_preview(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     presenter = presenter_for(match.game)
     if not hasattr(presenter, "action_bar"):
         return page_not_found(request, MatchNotFound("This board has no move preview."))
-    context = _board_context(request, match)
-    cards = request.GET.getlist("cards")
-    is_current = request.GET.get("ply", str(match.ply)) == str(match.ply)
-    seat = context["seat_index"] if context["is_my_turn"] and is_current else None
-    game, state = context["game"], selectors.match_position(match=match).state
-
-    def is_legal(action: str) -> bool:
-        return seat is not None and game.is_legal(state, seat, _card_form_move(action, cards))
-
-    context["view"]["bar"] = presenter.action_bar(
-        view=context["view"], cards=cards, is_legal=is_legal
-    )
+    cards = presenter.checked_cards(request.GET.getlist("cards"))
+    asked = inputs.optional_whole_number(request.GET.get("ply"), what="The move number")
+    context = selectors.move_preview(match=match, user=request.user, cards=cards, ply=asked)
     return render(request, presenter.preview_template, context)
 
 
@@ -328,7 +428,20 @@ def resign(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
 
 @require_POST
 def join(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
-    return _seat_action(request, match_id, services.match_join, "You took your seat. Good luck!")
+    """Take my seat; at an Arcana table, with the deck I picked (`arcana_deck`, optional)."""
+    if not request.user.is_authenticated:
+        return _not_logged_in(request)
+    try:
+        deck_id = inputs.optional_whole_number(
+            request.POST.get("arcana_deck"), what="The deck", minimum=1
+        )
+        mine = arcana_services.join_choice(user=request.user, match_id=match_id, deck_id=deck_id)
+        services.match_join(match_id=match_id, user=request.user, seat_options=mine)
+    except (MatchError, BadInput, ArcanaError) as error:
+        return _match_response(request, match_id, error=error.message, status=error.status)
+    if not request.htmx:
+        messages.success(request, "You took your seat. Good luck!")
+    return _after_post(request, match_id)
 
 
 @require_POST
@@ -375,7 +488,7 @@ def rematch(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
 def fill_with_ai(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         return _not_logged_in(request)
-    level = request.POST.get("ai_level", "random")
+    level = inputs.text(request.POST.get("ai_level"), what="The AI level", default=levels.DEFAULT)
     try:
         services.match_fill_with_ai(match_id=match_id, user=request.user, ai_level=level)
     except MatchError as error:
@@ -385,7 +498,7 @@ def fill_with_ai(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
 
 @require_POST
 def autoplay(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
-    is_enabled = request.POST.get("enabled") == "on"
+    is_enabled = inputs.flag(request.POST.get("enabled"))
     if not request.user.is_authenticated:
         return _not_logged_in(request)
     try:
@@ -405,26 +518,3 @@ def _seat_action(request: HtmxHttpRequest, match_id: int, action: Any, done: str
     if not request.htmx:
         messages.success(request, done)
     return _after_post(request, match_id)
-
-
-def _error_page(request: HttpRequest, status: int, message: str) -> HttpResponse:
-    return render(
-        request, "errors/error.html", {"message": message, "status": status}, status=status
-    )
-
-
-def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    return _error_page(request, 400, "That request could not be understood.")
-
-
-def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    return _error_page(request, 403, "You are not allowed to do that.")
-
-
-def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    message = getattr(exception, "message", "") or "There is nothing here."
-    return _error_page(request, 404, message)
-
-
-def server_error(request: HttpRequest) -> HttpResponse:
-    return render(request, "errors/500.html", status=500)

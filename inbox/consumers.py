@@ -10,10 +10,11 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from config.channel_layer import ClosesWhenLayerIsDown
 from inbox import push
 
 
-class NotificationConsumer(AsyncWebsocketConsumer):
+class NotificationConsumer(ClosesWhenLayerIsDown, AsyncWebsocketConsumer):
     group: str | None = None
 
     async def connect(self) -> None:

@@ -11,3 +11,11 @@ class InboxError(Exception):
 
 class BadSettings(InboxError):
     pass
+
+
+class BadPushSubscription(InboxError):
+    pass
+
+
+class PushUnavailable(InboxError):
+    status = 409

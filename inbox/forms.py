@@ -23,9 +23,15 @@ class SettingsForm(forms.Form):
         label="By email",
         help_text="Only what you tick below.",
     )
+    push = forms.BooleanField(
+        required=False,
+        label="Push to my devices",
+        help_text="A notification on your phone or computer, even with Cardhall closed: only"
+        " what you tick below, on the devices you turned it on for.",
+    )
     email_kinds = forms.MultipleChoiceField(
         required=False,
-        label="Email me about",
+        label="Email and push me about",
         choices=[(kind, EMAIL_LABELS[kind]) for kind in EMAILED_KINDS],
         widget=forms.CheckboxSelectMultiple,
         error_messages={"invalid_choice": "Pick what to email from the list."},
@@ -42,14 +48,23 @@ class SettingsForm(forms.Form):
         error_messages={"invalid_choice": "Pick an hour of the day from the list (0 to 23)."},
     )
 
+    def __init__(self, *args, push_ready: bool = True, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if not push_ready:  # no VAPID keys: push is off, whatever is posted
+            self.fields["push"].disabled = True
+
     @classmethod
-    def for_settings(cls, prefs: NotificationSettings) -> "SettingsForm":
+    def for_settings(
+        cls, prefs: NotificationSettings, *, push_ready: bool = True
+    ) -> "SettingsForm":
         return cls(
+            push_ready=push_ready,
             initial={
                 "in_app": prefs.in_app,
                 "email": prefs.email,
                 "email_kinds": prefs.email_kinds,
+                "push": prefs.push,
                 "digest": prefs.digest,
                 "digest_hour": prefs.digest_hour,
-            }
+            },
         )

@@ -38,6 +38,8 @@ class Notification(models.Model):
     in_app = models.BooleanField(default=True)  # shown in the centre and pushed live
     by_email = models.BooleanField(default=False)  # an email is due
     emailed_at = models.DateTimeField(null=True, blank=True)  # set when the email was sent
+    by_push = models.BooleanField(default=False)  # a Web Push to the player's devices is due
+    pushed_at = models.DateTimeField(null=True, blank=True)  # set when the push was claimed
 
     class Meta:
         ordering = ["-created", "-pk"]
@@ -58,6 +60,8 @@ class Notification(models.Model):
 
 
 EMAILED_KINDS = ("turn", "late", "invite", "rematch")  # the kinds an email can be sent for
+# The kinds a Web Push can be sent for: the same, chosen with the same per-kind list.
+PUSHED_KINDS = EMAILED_KINDS
 
 
 def default_email_kinds() -> list[str]:
@@ -76,9 +80,34 @@ class NotificationSettings(models.Model):
     email_kinds = models.JSONField("Email these", default=default_email_kinds, blank=True)
     digest = models.BooleanField("Daily digest by email", default=False)
     digest_hour = models.PositiveSmallIntegerField("Digest hour (local)", default=8)
+    # Web Push to the devices the player subscribed (PushSubscription); off until they opt
+    # in on the settings page. The kinds pushed are `email_kinds`: one per-kind choice.
+    push = models.BooleanField("Push to my devices", default=False)
 
     class Meta:
         verbose_name_plural = "notification settings"
 
     def __str__(self) -> str:
         return f"notification settings of {self.user}"
+
+
+class PushSubscription(models.Model):
+    """One browser (device) that accepted Web Push for a player: the push service's endpoint
+    and the keys the payload is encrypted with (RFC 8291). The endpoint names the browser,
+    so it is unique: subscribing again from a browser someone else used moves it over."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=100)  # the browser's P-256 public key, base64url
+    auth = models.CharField(max_length=40)  # the 16-byte auth secret, base64url
+    device = models.CharField(max_length=120, blank=True)  # the user agent, to tell them apart
+    created = models.DateTimeField(auto_now_add=True)
+    last_sent = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+
+    def __str__(self) -> str:
+        return f"push subscription of {self.user} · {self.device or self.endpoint[:40]}"

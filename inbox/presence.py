@@ -77,6 +77,8 @@ def looking(*, match_id: int, user_ids: list[int]) -> Looking:
         entries = cache.get_many([*keys, watch])
     except Exception:
         return Looking(frozenset(), False, is_unknown=True)
+    if not getattr(cache, "is_reachable_for", lambda seconds: True)(PRESENCE_REFRESH):
+        return Looking(frozenset(), False, is_unknown=True)  # Redis down, or heartbeats lost
     now = time.time()
     present = frozenset(
         user_id for key, user_id in keys.items() if _live(entries.get(key) or {}, now)

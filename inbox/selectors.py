@@ -9,7 +9,7 @@ from django.db.models import QuerySet
 
 from games.models import Match, Seat
 from games.selectors import opponent_names
-from inbox.models import Notification
+from inbox.models import Notification, PushSubscription
 
 LIST_LIMIT = 50
 
@@ -18,6 +18,11 @@ def unread_count(*, user: Any) -> int:
     if user is None or not user.is_authenticated:
         return 0
     return Notification.objects.filter(user=user, in_app=True, read_at__isnull=True).count()
+
+
+def push_device_count(*, user: Any) -> int:
+    """How many browsers the player turned Web Push on for."""
+    return PushSubscription.objects.filter(user=user).count()
 
 
 def notifications_for(*, user: Any, limit: int = LIST_LIMIT) -> list[Notification]:
@@ -44,11 +49,13 @@ def existing_keys(*, keys: list[tuple[int, str]]) -> set[tuple[int, str]]:
 
 
 def _running_turns() -> QuerySet[Seat]:
+    """Running human turns at a table of two or more (a solo run is never reminded)."""
     return Seat.objects.filter(
         kind=Seat.Kind.HUMAN,
         user__isnull=False,
         turn_started__isnull=False,
         match__status=Match.Status.ACTIVE,
+        match__size__gt=1,
     ).select_related("match", "user")
 
 

@@ -25,16 +25,25 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 
+from config.celery_app import task_send
 from games.models import Match, Seat
-from inbox import presence, selectors
-from inbox.errors import BadSettings
-from inbox.models import EMAILED_KINDS, Notification, NotificationSettings
+from inbox import centre, presence, selectors, webpush
+from inbox.errors import BadSettings, PushUnavailable
+from inbox.models import (
+    EMAILED_KINDS,
+    PUSHED_KINDS,
+    Notification,
+    NotificationSettings,
+    PushSubscription,
+)
 from progression.selectors import time_zones_of
 
 logger = logging.getLogger(__name__)
 
 Kind = Notification.Kind
 EMAIL_KINDS = frozenset(EMAILED_KINDS)  # your turn, running late, invitation, rematch
+PUSH_KINDS = frozenset(PUSHED_KINDS)  # the same: chosen with the same per-kind list
+URGENT_KINDS = frozenset({"turn", "late"})  # pushed with Urgency: high
 LATE_SHARE = 0.8  # the "running late" reminder, at this share of the turn's time used
 TURN_CATCH_UP = dt.timedelta(hours=1)  # the beat sends "your turn" missed this recently
 AUTOPLAY_GRACE = dt.timedelta(minutes=1)  # auto-play seats: only once the server did not move
@@ -58,9 +67,10 @@ def settings_update(
     digest: Any,
     digest_hour: Any,
     email_kinds: Any = None,
+    push: Any = None,
 ) -> Any:
-    """Switch channels (and the kinds sent by email) on or off; a bad value changes nothing
-    and says why. `email_kinds` None keeps the kinds chosen before."""
+    """Switch channels (and the kinds sent by email and push) on or off; a bad value changes
+    nothing and says why. `email_kinds` or `push` None keeps what was chosen before."""
     try:
         hour = int(digest_hour)
     except (TypeError, ValueError):
@@ -68,6 +78,8 @@ def settings_update(
     if not 0 <= hour <= 23:
         raise BadSettings("The digest hour is from 0 to 23.")
     flags = {"in_app": in_app, "email": email, "digest": digest}
+    if push is not None:
+        flags["push"] = push
     if not all(isinstance(value, bool) for value in flags.values()):
         raise BadSettings("Each channel is either on or off.")
     if email_kinds is not None:
@@ -79,6 +91,8 @@ def settings_update(
         prefs.in_app, prefs.email, prefs.digest, prefs.digest_hour = in_app, email, digest, hour
         if email_kinds is not None:
             prefs.email_kinds = email_kinds
+        if push is not None:
+            prefs.push = push
         prefs.save()
     return prefs
 
@@ -101,9 +115,19 @@ def notification_send(
 
     Returns the new notification, or None when that key was already sent. A player who is
     looking at the match (`is_present`) gets it recorded only: nothing shown, nothing sent.
+    Email and Web Push are decided alike: the channel is on, the kind is one the player
+    ticked, they are not looking, and `may_email` (false against the AI only) holds.
     """
     prefs = settings_get(user=user)
     in_app = prefs.in_app and not is_present
+    by_push = (
+        prefs.push
+        and may_email
+        and kind in PUSH_KINDS
+        and kind in prefs.email_kinds
+        and not is_present
+        and webpush.is_configured()
+    )
     by_email = (
         prefs.email
         and may_email
@@ -124,6 +148,7 @@ def notification_send(
                 "url": url,
                 "in_app": in_app,
                 "by_email": by_email,
+                "by_push": by_push,
                 "read_at": None if in_app else timezone.now(),
             },
         )
@@ -134,12 +159,14 @@ def notification_send(
 
 
 def _deliver(notification: Notification) -> None:
-    from inbox import push, tasks
+    from inbox import push
 
     if notification.in_app:
         push.notification_pushed(notification=notification)
     if notification.by_email:
-        tasks.email_notification.delay(notification.pk)
+        task_send("inbox.tasks.email_notification", notification.pk)
+    if notification.by_push:
+        task_send("inbox.tasks.push_notification", notification.pk)
 
 
 def notification_email(*, notification_id: int, now: dt.datetime | None = None) -> bool:
@@ -164,6 +191,71 @@ def notification_email(*, notification_id: int, now: dt.datetime | None = None) 
     return True
 
 
+def notification_push(*, notification_id: int, now: dt.datetime | None = None) -> int:
+    """Push a notification to each device of its player, once: claimed first (a task
+    delivered twice pushes nothing the second time), never unclaimed (a device that got it
+    must not get it twice; a push is a hint, the notification centre keeps the record).
+    A device whose push service answers 404 or 410 is forgotten. Returns how many devices
+    the push service accepted it for."""
+    now = now or timezone.now()
+    claimed = Notification.objects.filter(
+        pk=notification_id, by_push=True, pushed_at__isnull=True
+    ).update(pushed_at=now)
+    if not claimed or not webpush.is_configured():
+        return 0
+    notification = Notification.objects.select_related("match").get(pk=notification_id)
+    match = notification.match
+    data = webpush.payload(
+        match_id=match.pk if match is not None else None,
+        game=match.game_name if match is not None else "Cardhall",
+        text=notification.text,
+    )
+    urgency = "high" if notification.kind in URGENT_KINDS else "normal"
+    delivered = 0
+    for device in PushSubscription.objects.filter(user_id=notification.user_id):
+        subscription = webpush.Subscription(device.endpoint, device.p256dh, device.auth)
+        try:
+            webpush.send(subscription=subscription, data=data, urgency=urgency)
+        except webpush.PushGone:
+            PushSubscription.objects.filter(pk=device.pk).delete()
+            logger.info("push subscription %s gone: removed", device.pk)
+        except webpush.PushFailed as error:
+            logger.warning("push to subscription %s failed: %s", device.pk, error)
+        else:
+            PushSubscription.objects.filter(pk=device.pk).update(last_sent=now)
+            delivered += 1
+    return delivered
+
+
+def push_subscribe(*, user: Any, subscription: webpush.Subscription, device: str = "") -> Any:
+    """Remember this browser for the player's pushes (checked by webpush.subscription_read),
+    and switch push on: subscribing on the settings page is the opt-in. The endpoint names
+    the browser: one someone else subscribed before moves to this player."""
+    if not webpush.is_configured():
+        raise PushUnavailable("Push notifications are not set up on this server.")
+    with transaction.atomic():
+        stored, _ = PushSubscription.objects.update_or_create(
+            endpoint=subscription.endpoint,
+            defaults={
+                "user": user,
+                "p256dh": subscription.p256dh,
+                "auth": subscription.auth,
+                "device": device[:120],
+            },
+        )
+        prefs = settings_get(user=user)
+        if not prefs.push:
+            prefs.push = True
+            prefs.save(update_fields=["push"])
+    return stored
+
+
+def push_unsubscribe(*, user: Any, endpoint: str) -> int:
+    """Forget one of my browsers (the settings page's "turn off on this device")."""
+    deleted, _by_model = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
+    return deleted
+
+
 def _absolute(url: str) -> str:
     return url if url.startswith(("http://", "https://")) else django_settings.SITE_URL + url
 
@@ -186,11 +278,21 @@ def _email_send(*, user: Any, subject: str, template: str, context: dict[str, An
 
 
 def notifications_mark_read(
-    *, user: Any, notification_id: int | None = None, now: dt.datetime | None = None
+    *,
+    user: Any,
+    notification_id: int | None = None,
+    notification: Notification | None = None,
+    now: dt.datetime | None = None,
 ) -> int:
-    """Mark one of my notifications read (or all of them, without an id); returns how many."""
+    """Mark my notifications read: one (by id), or one with every other notice of its match
+    (`notification`: the list shows one row per match, so reading it reads them all), or
+    all of them; returns how many."""
     unread = Notification.objects.filter(user=user, read_at__isnull=True)
-    if notification_id is not None:
+    if notification is not None and notification.match_id is not None:
+        unread = unread.filter(match_id=notification.match_id)
+    elif notification is not None:
+        unread = unread.filter(pk=notification.pk)
+    elif notification_id is not None:
         unread = unread.filter(pk=notification_id)
     return unread.update(read_at=now or timezone.now())
 
@@ -235,6 +337,12 @@ def turn_remind(
         return None
     if seat.autoplay and now - seat.turn_started < AUTOPLAY_GRACE:
         return None
+    if centre.is_solo(match=match):  # a run played alone: nobody else ever moves
+        return None
+    if centre.turn_notice_waits(
+        match=match, user_id=seat.user_id, turn_started=seat.turn_started, now=now
+    ):
+        return None  # against the AI: the beat's, a minute on, if not on the board
     return notification_send(
         user=seat.user,
         kind=Kind.TURN,
@@ -263,6 +371,8 @@ def late_remind(*, seat: Seat, now: dt.datetime | None = None) -> Notification |
     if presence.is_present(user_id=seat.user_id, match_id=seat.match_id):
         return None
     match = seat.match
+    if centre.is_solo(match=match):
+        return None
     left = timeuntil(seat.deadline, now)
     return notification_send(
         user=seat.user,
@@ -353,6 +463,8 @@ def finished_notify(*, match_id: int) -> int:
     """A match ended: each player not looking at it hears the result."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.status != Match.Status.FINISHED or match.tutorial:
+        return 0
+    if centre.is_solo(match=match):  # its player saw the run end: no notice of it
         return 0
     winners = set((match.outcome or {}).get("winners") or [])
     sent = 0

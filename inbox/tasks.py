@@ -50,6 +50,12 @@ def email_notification(notification_id: int) -> bool:
 
 
 @shared_task(**TASK)
+def push_notification(notification_id: int) -> int:
+    """The Web Push of a notification to each of its player's devices (claimed once)."""
+    return services.notification_push(notification_id=notification_id)
+
+
+@shared_task(**TASK)
 def notify_invitation(seat_id: int) -> bool:
     return services.invitation_notify(seat_id=seat_id) is not None
 

@@ -109,6 +109,8 @@ class QuestTemplateAdmin(ConditionHelpMixin, admin.ModelAdmin):
         "coins",
         "season_xp",
         "cosmetic",
+        "shards",
+        "arcana_card",
         "is_active",
     )
 
@@ -136,6 +138,10 @@ class SeasonTierInline(admin.TabularInline):
         "premium_coins",
         "premium_cosmetic",
         "premium_preview",
+        "free_shards",
+        "free_card",
+        "premium_shards",
+        "premium_card",
     )
     readonly_fields = ("free_preview", "premium_preview")
 
@@ -162,7 +168,7 @@ class SeasonAdmin(admin.ModelAdmin):
 @admin.register(LevelReward)
 class LevelRewardAdmin(admin.ModelAdmin):
     list_display = ("level", "coins", "season_xp", "cosmetic", "preview")
-    fields = ("level", "coins", "season_xp", "cosmetic")
+    fields = ("level", "coins", "season_xp", "cosmetic", "shards", "arcana_card")
 
     @admin.display(description="Preview")
     def preview(self, reward: LevelReward) -> str:

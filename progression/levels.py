@@ -34,6 +34,9 @@ def level_for(xp: int) -> int:
     return level
 
 
+DEFAULT_LEVEL_SHARDS = 20  # Arcana shards for a level with no LevelReward row (docs/arcana.md)
+
+
 def default_level_coins(level: int) -> int:
     """Coins for reaching `level` when no LevelReward row says otherwise."""
     return 50 + 10 * level

@@ -118,9 +118,17 @@ class Reward(models.Model):
     cosmetic = models.ForeignKey(
         Cosmetic, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Grimhand Arcana (arcana/): shards to upgrade cards with, and one ability card.
+    shards = models.PositiveIntegerField("Arcana shards", default=0, blank=True)
+    arcana_card = models.ForeignKey(
+        "arcana.ArcanaCard", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         abstract = True
+
+    def clean(self) -> None:
+        self.shards = self.shards or 0  # an emptied box means none
 
     def reward_text(self) -> str:
         parts = [
@@ -128,6 +136,8 @@ class Reward(models.Model):
             f"{self.coins} coins" if self.coins else "",
             f"{self.season_xp} season XP" if self.season_xp else "",
             self.cosmetic.name if self.cosmetic_id else "",
+            f"{self.shards} Arcana shards" if self.shards else "",
+            f"Arcana card {self.arcana_card.name}" if self.arcana_card_id else "",
         ]
         return ", ".join(part for part in parts if part) or "nothing"
 
@@ -305,6 +315,9 @@ class Season(models.Model):
             raise ValidationError({"xp_per_tier": "A tier needs at least 1 XP."})
 
 
+TIER_REWARD_FIELDS = ("coins", "cosmetic_id", "shards", "card_id")
+
+
 class SeasonTier(models.Model):
     """Tier `number` (1-based) of a season, reached at number × xp_per_tier season XP."""
 
@@ -318,6 +331,15 @@ class SeasonTier(models.Model):
     premium_cosmetic = models.ForeignKey(
         Cosmetic, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Grimhand Arcana (arcana/): shards and an ability card on either track.
+    free_shards = models.PositiveIntegerField(default=0, blank=True)
+    free_card = models.ForeignKey(
+        "arcana.ArcanaCard", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    premium_shards = models.PositiveIntegerField(default=0, blank=True)
+    premium_card = models.ForeignKey(
+        "arcana.ArcanaCard", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["season", "number"]
@@ -328,9 +350,17 @@ class SeasonTier(models.Model):
     def __str__(self) -> str:
         return f"{self.season} · tier {self.number}"
 
+    def clean(self) -> None:
+        self.free_shards = self.free_shards or 0  # an emptied box means none
+        self.premium_shards = self.premium_shards or 0
+
     @property
     def xp_needed(self) -> int:
         return self.number * self.season.xp_per_tier
+
+    def gives(self, track: str) -> bool:
+        """Whether this tier has anything on `track` ("free" or "premium")."""
+        return any(getattr(self, f"{track}_{kind}") for kind in TIER_REWARD_FIELDS)
 
 
 class SeasonProgress(models.Model):

@@ -157,9 +157,7 @@ def season_page(*, season: Season, user: Any) -> SeasonPage:
 
 
 def _gives(tier: SeasonTier, track: str) -> bool:
-    if track == "free":
-        return bool(tier.free_coins or tier.free_cosmetic_id)
-    return bool(tier.premium_coins or tier.premium_cosmetic_id)
+    return tier.gives(track)
 
 
 @dataclass(frozen=True)

@@ -15,18 +15,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from config import inputs
 from progression import selectors, services
 from progression.errors import ProgressionError
 from progression.models import TIME_ZONES
-
-
-def _int(value: str | None) -> int:
-    try:
-        return int(value or "")
-    except ValueError:
-        raise ProgressionError(
-            "That request was malformed: reload the page and try again."
-        ) from None
 
 
 @require_GET
@@ -67,8 +59,9 @@ def quest_reroll(request: HttpRequest, quest_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def time_zone(request: HttpRequest) -> HttpResponse:
+    zone = inputs.text(request.POST.get("time_zone"), what="The time zone", max_length=64)
     try:
-        services.time_zone_set(user=request.user, time_zone=request.POST.get("time_zone", ""))
+        services.time_zone_set(user=request.user, time_zone=zone)
     except ProgressionError as error:
         messages.error(request, error.message)
     else:
@@ -91,12 +84,10 @@ def season(request: HttpRequest) -> HttpResponse:
 @require_POST
 @login_required
 def claim(request: HttpRequest) -> HttpResponse:
+    tier_id = inputs.record_id(request.POST.get("tier"), what="The reward tier")
+    track = inputs.text(request.POST.get("track"), what="The track", max_length=20)
     try:
-        applied = services.tier_claim(
-            user=request.user,
-            tier_id=_int(request.POST.get("tier")),
-            track=request.POST.get("track", ""),
-        )
+        applied = services.tier_claim(user=request.user, tier_id=tier_id, track=track)
     except ProgressionError as error:
         messages.error(request, error.message)
     else:
@@ -108,8 +99,9 @@ def claim(request: HttpRequest) -> HttpResponse:
 @require_POST
 @login_required
 def premium(request: HttpRequest) -> HttpResponse:
+    season_id = inputs.record_id(request.POST.get("season"), what="The season")
     try:
-        services.premium_buy(user=request.user, season_id=_int(request.POST.get("season")))
+        services.premium_buy(user=request.user, season_id=season_id)
     except ProgressionError as error:
         messages.error(request, error.message)
     else:
@@ -133,8 +125,9 @@ def collection(request: HttpRequest) -> HttpResponse:
 @require_POST
 @login_required
 def equip(request: HttpRequest) -> HttpResponse:
+    cosmetic_id = inputs.record_id(request.POST.get("cosmetic"), what="The item")
     try:
-        services.cosmetic_equip(user=request.user, cosmetic_id=_int(request.POST.get("cosmetic")))
+        services.cosmetic_equip(user=request.user, cosmetic_id=cosmetic_id)
     except ProgressionError as error:
         messages.error(request, error.message)
     else:

@@ -1,11 +1,12 @@
 """Demo ratings: rated matches between demo players, so the leaderboards and the player
 page's chart have something to show on a fresh `make run`.
 
-`populate()` plays real matches through games.services (each ends by a resignation, which
-rates it through the match_finished receiver as any match would), then spreads the
-history's dates over the last weeks so the chart reads like weeks of play. Only the
-ratings app's own dates move (RatingChange.played, Rating.last_played); matches keep theirs.
-Idempotent: it does nothing once any match is rated.
+`populate()` plays real matches through games.services between the demo players
+(accounts.demo; each match ends by a resignation, which rates it through
+games.effects.match_finished as any match would), then spreads the history's dates over
+the last weeks so the chart reads like weeks of play. Only the ratings app's own dates
+move (RatingChange.played, Rating.last_played); matches keep theirs. Idempotent: it does
+nothing once any match is rated. `manage.py demo_data` calls it (demo/).
 """
 
 from __future__ import annotations
@@ -13,27 +14,26 @@ from __future__ import annotations
 import datetime
 import random
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.services import profile_ensure
+from accounts.demo import demo_players_ensure
 from games import selectors, services
 from games.engine import registry
 from games.models import Match
 from ratings.models import RatedMatch, Rating, RatingChange
 
-# username, display name, strength (the chance of winning grows with the difference)
-DEMO_PLAYERS = [
-    ("alice", "Alice the Bold", 1.6),
-    ("bob", "Bob Barker", 1.0),
-    ("carol", "Carol", 1.3),
-    ("dora", "Dora Quickdraw", 2.0),
-    ("eli", "Eli", 0.7),
-    ("finn", "Finn the Fox", 1.2),
-    ("gus", "Gus", 0.9),
-    ("hana", "Hana", 1.5),
-]
+# Each demo player's strength: the chance of winning grows with the difference.
+STRENGTHS = {
+    "alice": 1.6,
+    "bob": 1.0,
+    "carol": 1.3,
+    "dora": 2.0,
+    "eli": 0.7,
+    "finn": 1.2,
+    "gus": 0.9,
+    "hana": 1.5,
+}
 DUELS_PER_GAME = {"dogblade": 80, "grimhand": 48, "haymaker": 32}
 SHIELD_TABLES = 16
 SPREAD = datetime.timedelta(days=42)
@@ -62,21 +62,9 @@ def populate(*, seed: int = 8, scale: float = 1.0) -> int:
 
 
 def _players() -> list[tuple[object, float]]:
-    user_model = get_user_model()
-    players = []
-    for username, display, strength in DEMO_PLAYERS:
-        user, created = user_model.objects.get_or_create(
-            username=username, defaults={"email": f"{username}@cardhall.example"}
-        )
-        if created:
-            user.set_unusable_password()
-            user.save(update_fields=["password"])
-        profile = profile_ensure(user=user)
-        if not profile.display_name:
-            profile.display_name = display
-            profile.save(update_fields=["display_name"])
-        players.append((user, strength))
-    return players
+    """The demo players (accounts' own service makes sure they exist), with strengths."""
+    users = demo_players_ensure()
+    return [(users[username], strength) for username, strength in STRENGTHS.items()]
 
 
 def _duel(game: str, pair: list[tuple[object, float]], rng: random.Random) -> None:

@@ -46,9 +46,11 @@ def match_is_rated(*, match: Match) -> bool:
     """Whether this finished match moves ratings (see docs/ratings.md, "Which matches").
 
     Rated: a game with a rating system, finished with an outcome, every seat a joined human
-    with a user, no tutorial, not a private run (a weekly challenge run).
+    with a user, no tutorial, not a private run (a weekly challenge run), not casual.
     """
     if systems.system_for(match.game) is None or match.status != Match.Status.FINISHED:
+        return False
+    if match.is_casual:
         return False
     if not match.outcome or match.tutorial or match.private_until is not None:
         return False

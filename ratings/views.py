@@ -6,13 +6,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
+from config import inputs
 from ratings import selectors, systems
 
 UNRATED_BOARDS = {"banira": "banira:leaderboard"}  # solo games keep their own boards
 
 
 class NoSuchBoard(Http404):
-    """A 404 whose message the site's 404 page shows (games.views.page_not_found)."""
+    """A 404 whose message the site's 404 page shows (config.errors.page_not_found)."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -38,13 +39,13 @@ def board(request: HttpRequest, game: str) -> HttpResponse:
     rated_game = selectors.rated_game_get(slug=game)
     if rated_game is None:
         raise NoSuchBoard(f"There is no leaderboard for “{game[:40]}”: pick a game from the list.")
-    include_provisional = request.GET.get("provisional") == "1"
+    include_provisional = inputs.flag(request.GET.get("provisional"))
     viewer = request.user if request.user.is_authenticated else None
+    # A page number that is not one shows page 1 with a notice (the selector's paginator):
+    # the layer only bounds and cleans the text it is given.
+    page_number = inputs.text(request.GET.get("page"), what="The page number", max_length=40)
     board_page = selectors.leaderboard_page(
-        game=game,
-        include_provisional=include_provisional,
-        page_number=request.GET.get("page"),
-        viewer=viewer,
+        game=game, include_provisional=include_provisional, page_number=page_number, viewer=viewer
     )
     context = {
         "games": selectors.rated_games(),

@@ -24,6 +24,7 @@ def _fast_and_clean(settings):
     from games import replay
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.RATELIMIT_ENABLE = False  # the suite posts a lot: test_rate_limits.py turns them on
     cache.clear()
     replay.memo_clear()
     yield

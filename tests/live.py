@@ -130,6 +130,8 @@ def server_env(database_url: str, **overrides: str) -> dict[str, str]:
         MATCH_POLL_SECONDS="600",
         DJANGO_SETTINGS_MODULE="config.settings",
         PYTHONUNBUFFERED="1",
+        SECURE_HTTPS="0",  # plain HTTP on 127.0.0.1: no HTTPS redirect, HSTS or secure cookies
+        RATELIMIT_ENABLE="0",  # tests must not trip limits by accident; their own test sets 1
     )
     env.update(overrides)
     return env  # REDIS_URL, when set, is passed through: the channel layer is then Redis

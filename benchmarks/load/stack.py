@@ -106,6 +106,10 @@ class Stack:
             SECRET_KEY=env.get("LOADTEST_SECRET_KEY") or secrets.token_urlsafe(40),
             ALLOWED_HOSTS="127.0.0.1,localhost",
             PYTHONUNBUFFERED="1",
+            LOG_FORMAT="text",  # _log_findings reads plain lines and tracebacks
+            SECURE_HTTPS="0",  # plain HTTP (docs/security.md)
+            # ~150 moves/s, 25 players per loopback address: only the per-IP limits rise.
+            **{f"RATE_LIMIT_{group}_IP": "1000000/m" for group in ("MOVE", "START", "WRITE")},
         )
         return env
 

@@ -2,11 +2,11 @@
 
 A bot decides from a seat's `view` and `legal_moves` only (see `games.ai.base.Bot`), so
 the same bot plays every registered game and can never see hidden information.
-`get_bot(name)` is the registry: "random" (Easy) and "greedy" (Normal, a per-game
-heuristic) and "ismcts" (Hard, games.ai.hard: each game's search, ISMCTS or flat
-Monte Carlo, configured in `games.ai.hard.HARD`; it also takes a sealed `sample=`).
-The cheating oracle (games.ai.oracle) is deliberately not registered here.
-`games.ai.play.play_match` plays a whole match between bots.
+The AI levels players choose (Easy, Normal, Hard) and the bot or search each plays in
+each game are one table: `games.ai.levels`. `get_bot(name)` builds the two bots that
+need no settings, "random" and "greedy", for tests and tools that want one bot in every
+game. `games.ai.play.play_match` plays a whole match between bots, and
+`games.ai.simulation` plays and tallies many (`manage.py simulate`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from collections.abc import Callable
 
 from games.ai.base import Bot, NoLegalMove, UnknownBot
 from games.ai.greedy import GreedyBot
-from games.ai.hard import HardBot
 from games.ai.random_bot import RandomBot
 
 __all__ = ["Bot", "NoLegalMove", "RandomBot", "UnknownBot", "bot_names", "get_bot"]
@@ -23,7 +22,6 @@ __all__ = ["Bot", "NoLegalMove", "RandomBot", "UnknownBot", "bot_names", "get_bo
 _BOTS: dict[str, Callable[[], Bot]] = {
     RandomBot.name: RandomBot,
     GreedyBot.name: GreedyBot,
-    HardBot.name: HardBot,
 }
 
 

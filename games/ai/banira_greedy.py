@@ -138,11 +138,12 @@ def _gains(view: dict[str, Any], card: dict[str, Any], cost: int) -> float:
     room = HAND_LIMIT - len(view["hand"]) + 1  # the played card leaves the hand
     draws = card["draws"]
     useful_draws = min(draws, room) + 0.3 * max(0, draws - room) if draws > 0 else draws
-    return (
+    gains: float = (
         POINT_WEIGHT * card["points"]
         + STAMINA_WEIGHT * (card["stamina"] - cost)
         + DRAW_WEIGHT * useful_draws
     )
+    return gains
 
 
 def _play(view: dict[str, Any], plan: dict[str, Any], card_id: str, slot: str) -> float:
@@ -191,7 +192,7 @@ def _unlock(view: dict[str, Any], plan: dict[str, Any], slot: str) -> float:
     points = view["points"] - view["unlock_cost"]
     empty = view["empty_cost"]
     playable = any(_affords(view["stamina"], points, card, empty) for card in held)
-    value = UNLOCK_BASE + 3.0 * len(held) + 10.0 * playable + 10.0 * plan["unseen_fit"][slot]
+    value: float = UNLOCK_BASE + 3.0 * len(held) + 10.0 * playable + 10.0 * plan["unseen_fit"][slot]
     if slot == "flex" and view["unlocked_count"] < len(view["field"]) - 1:
         value -= FLEX_LAST
     return value
@@ -208,7 +209,7 @@ def _discard(view: dict[str, Any], plan: dict[str, Any], card_id: str) -> float:
         return -20.0
     card = plan["hand"][card_id]
     placeable = any(view["costs"][card_id][slot]["cost"] is not None for slot in plan["field"])
-    value = 1.0 - 5.0 * placeable - 0.1 * (card["points"] + card["stamina"] + card["draws"])
+    value: float = 1.0 - 5.0 * placeable - 0.1 * (card["points"] + card["stamina"] + card["draws"])
     own = card["element"]
     if not plan["field"][own]["depth"]:
         value -= SCARCITY_WEIGHT / plan["supply"][own]  # it may be needed to cover its own slot

@@ -25,12 +25,14 @@ import math
 import random
 import statistics
 import time
+from collections.abc import Mapping
 from typing import Any
 
+from games.ai.base import Bot
 from games.ai.greedy import GreedyBot
 from games.ai.ismcts import ROLLOUT_PLIES, Determinizer, reward, unsearched
 from games.ai.rollout import Policy, policy_for, rollout
-from games.engine.core import Chance, Game, Move
+from games.engine.core import Chance, Game, Move, Outcome
 
 
 class FlatMonteCarloBot:
@@ -38,6 +40,7 @@ class FlatMonteCarloBot:
 
     name = "flat"
     wants_samples = True
+    stream_name = "ai/flat"  # names the search's own chance stream
 
     def __init__(
         self,
@@ -49,6 +52,7 @@ class FlatMonteCarloBot:
         seconds: float | None = None,
         prior: str | None = None,
         z: float = 2.0,
+        variants: Mapping[str, Bot] | None = None,
     ) -> None:
         if samples < 1:
             raise ValueError("flat Monte Carlo needs at least one sample.")
@@ -60,6 +64,9 @@ class FlatMonteCarloBot:
         self.policy: Policy = policy_for(rollout, epsilon)
         self.rollout_plies = rollout_plies
         self.seconds = seconds
+        # Another search for a game variant (Grimhand Arcana): a view whose "variant" it
+        # names is handed to that bot, with the sampler; every other view is searched here.
+        self.variants: Mapping[str, Bot] = variants or {}
 
     def choose(
         self,
@@ -70,9 +77,13 @@ class FlatMonteCarloBot:
         *,
         sample: Determinizer | None = None,
     ) -> Move:
+        if self.variants and view.get("variant") in self.variants:
+            other = self.variants[view["variant"]]
+            return other.choose(game, view, legal_moves, chance, sample=sample)  # type: ignore[call-arg]
         settled = unsearched(game, view, legal_moves, chance, sample, "flat Monte Carlo")
         if settled is not None:
             return settled
+        assert sample is not None  # without a sampler, `unsearched` plays greedy's move
         rewards = self.rewards(game, legal_moves, chance, sample)
         means = [statistics.fmean(row) for row in rewards]
         best = max(means)
@@ -104,7 +115,7 @@ class FlatMonteCarloBot:
     ) -> list[list[float]]:
         """Each move's reward in each shared determinization (one row per move)."""
         seat, is_solo = sample.seat, game.max_seats == 1
-        search = Chance(chance.randbelow(1 << 256).to_bytes(32, "big"), "ai/flat")
+        search = Chance(chance.randbelow(1 << 256).to_bytes(32, "big"), self.stream_name)
         rows: list[list[float]] = [[] for _move in legal_moves]
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         for done in range(self.samples):
@@ -114,8 +125,14 @@ class FlatMonteCarloBot:
             stream = search.randbelow(1 << 64)  # the one rollout stream every move shares
             for index, move in enumerate(legal_moves):
                 after, _events = game.apply(state, seat, move)
-                _end, outcome = rollout(
+                end, outcome = rollout(
                     game, after, self.policy, random.Random(stream), self.rollout_plies
                 )
-                rows[index].append(reward(outcome, seat, is_solo=is_solo))
+                rows[index].append(self.score(game, end, outcome, seat, is_solo))
         return rows
+
+    def score(
+        self, game: Game, end: Any, outcome: Outcome | None, seat: int, is_solo: bool
+    ) -> float:
+        """A rollout's worth to `seat`: its outcome's reward (a cut rollout, a draw)."""
+        return reward(outcome, seat, is_solo=is_solo)

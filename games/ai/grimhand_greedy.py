@@ -75,7 +75,8 @@ def _kill_chance(cards: float, hp: int, guard: float) -> float:
 
 def _death_chance(deck: dict[str, Any]) -> float:
     if deck["count"]:
-        return deck["death_chance"]
+        chance: float = deck["death_chance"]
+        return chance
     # An empty deck is refilled from its discard before the draw.
     discard = deck["discard"]
     return discard.count(13) / len(discard) if discard else 0.0

@@ -155,6 +155,7 @@ class IsmctsBot:
         settled = unsearched(game, view, legal_moves, chance, sample, "ISMCTS")
         if settled is not None:
             return settled
+        assert sample is not None  # without a sampler, `unsearched` plays greedy's move
         search = Chance(chance.randbelow(1 << 256).to_bytes(32, "big"), "ai/ismcts")
         rng = random.Random(search.randbelow(1 << 64))
         root = _Node(sample.seat, None)

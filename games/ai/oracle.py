@@ -1,13 +1,13 @@
-"""The cheating oracle: Hard's search run on the TRUE state (benchmarks and tests only).
+"""The cheating oracle: a search run on the TRUE state (benchmarks and tests only).
 
-It measures what hidden information is worth: the same search and budget as the Hard
-level (`games.ai.hard`), but every "determinization" is the real state, hidden cards and
-future draws included.
+It measures what hidden information is worth: the "oracle" level of games.ai.levels
+wraps Hard's own search and budget for the game, but every "determinization" it draws
+is the real state, hidden cards and future draws included.
 
 Invariants:
-- Never registered in `games.ai.get_bot` (the registry the site's levels come from), so
-  no player can ever face it; only `manage.py simulate --ladder --levels ...,oracle` and
-  tests build it (tests/engine/test_oracle.py checks this).
+- Never offered to players: the "oracle" level is not `is_offered`, so no seat may hold
+  it; only `manage.py simulate` and tests build it (tests/engine/test_oracle.py checks
+  this).
 - It is handed the state only by `games.ai.play.play_match`, which gives a bot with
   `sees_state` a `Revealed` (the true state) instead of a `Determinizer`.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.ai.hard import HardBot
+from games.ai.base import Bot
 from games.engine.core import Chance, Game, Move
 
 
@@ -34,13 +34,15 @@ class Revealed:
 
 
 class OracleBot:
-    """Hard's per-game search on the true state."""
+    """`search` (a bot that takes `sample=`) on the true state."""
 
     name = "oracle"
     sees_state = True  # play_match passes `truth=Revealed(state, seat)`
 
-    def __init__(self, seconds: float | None = None) -> None:
-        self.seconds = seconds
+    def __init__(self, search: Bot) -> None:
+        if not getattr(search, "wants_samples", False):
+            raise ValueError(f"the oracle needs a searching bot, not {search.name!r}")
+        self.search = search
 
     def choose(
         self,
@@ -51,5 +53,4 @@ class OracleBot:
         *,
         truth: Revealed,
     ) -> Move:
-        hard = HardBot(self.seconds)
-        return hard.choose(game, view, legal_moves, chance, sample=truth)  # type: ignore[arg-type]
+        return self.search.choose(game, view, legal_moves, chance, sample=truth)  # type: ignore[call-arg]

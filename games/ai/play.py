@@ -23,7 +23,7 @@ from typing import Any
 from games.ai.base import Bot
 from games.ai.ismcts import Determinizer
 from games.ai.oracle import Revealed
-from games.engine.core import Chance, Game, Move
+from games.engine.core import Chance, Event, Game, Move
 
 
 class EngineClock:
@@ -56,11 +56,13 @@ def play_match(
     max_plies: int = 10_000,
     *,
     clock: EngineClock | None = None,
+    events: list[Event] | None = None,
 ) -> tuple[Any, int, list[tuple[int, Move]]]:
     """Play until the match ends or `max_plies` moves were made: (state, plies, moves).
 
     A match cut off by `max_plies` is returned as it stands (`game.outcome(state)` is None).
-    Where several seats may act at once, the lowest seat moves first.
+    Where several seats may act at once, the lowest seat moves first. `events`, if given,
+    receives every event of the match's own moves (never a search's), in order.
     """
     seats = len(bots)
     if not game.min_seats <= seats <= game.max_seats:
@@ -89,8 +91,10 @@ def play_match(
         else:
             move = bots[seat].choose(game, view, legal, chances[seat])
         started = timer()
-        state, _events = game.apply(state, seat, move)
+        state, happened = game.apply(state, seat, move)
         engine_seconds += timer() - started
+        if events is not None:
+            events.extend(happened)
         if clock is not None:
             clock.seconds += engine_seconds
             clock.moves += 1

@@ -46,7 +46,8 @@ def evaluate(view: dict[str, Any], move: Move) -> float:
     if kind in ("boost", "resolve"):
         return _boost_score(view, move)
     if kind == "give":
-        return GIVE * move["count"]
+        count: int = move["count"]
+        return GIVE * count
     if kind == "end_turn":
         return 0.0
     me = view["players"][view["seat"]]
@@ -75,12 +76,14 @@ AVERAGE_THREAT = sum(threat(shield) for shield in VALUES) / 13
 
 def _outcome(power: int, target: dict[str, Any]) -> float:
     """What an attack of this power is worth against this target."""
-    damage = power - target["shield_value"]
+    hp: int = target["hp"]
+    stored: int = target["stored_count"]
+    damage: int = power - target["shield_value"]
     if damage <= 0:
         return 0.0
-    if damage >= target["hp"]:
-        return KNOCKOUT + target["hp"]
-    return damage + DENIAL * target["stored_count"]
+    if damage >= hp:
+        return KNOCKOUT + hp
+    return damage + DENIAL * stored
 
 
 def _attack_score(

@@ -8,6 +8,7 @@ Invariants:
   `shuffle`/`randrange` algorithms are not a stable contract between versions.
 - The seed and the counter are server secrets: they live in engine state and never appear
   in any `view`.
+- Pure: imports the standard library only.
 """
 
 from __future__ import annotations

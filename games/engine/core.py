@@ -6,6 +6,7 @@ Invariants:
 - `new` + the same moves always gives the same states and events (all chance comes from
   `Chance`, keyed by the match's secret seed).
 - `view(state, seat)` is exactly what that seat may know; nothing else may leave the engine.
+- Pure: imports the standard library and `games.engine.chance` only.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ __all__ = [
     "IllegalMove",
     "InvalidOptions",
     "Move",
+    "Option",
     "Outcome",
     "replay",
 ]
@@ -37,6 +39,24 @@ class InvalidOptions(ValueError):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One match option a game offers: its name, its default, and the values it may take.
+
+    Each game lists its options as `OPTIONS` in its `options.py` and checks a match's
+    options against that table. `choices` lists the allowed values when they are few;
+    `bounds` is the smallest and the largest whole number allowed, both included. The
+    fixed deal (`options["deal"]`, for tutorials, puzzles and tests) is not in the table:
+    every game takes one, each in its own shape.
+    """
+
+    name: str
+    default: Any
+    text: str  # what the option changes, for people
+    choices: tuple[Any, ...] = ()
+    bounds: tuple[int, int] | None = None
 
 
 class IllegalMove(Exception):

@@ -1,4 +1,8 @@
-"""slug -> Game. The only place that knows which games exist."""
+"""slug -> Game. The only place that knows which games exist.
+
+Adding a game is one line in `_GAMES` (docs/architecture.md, "One game, one package").
+Pure: imports the standard library, `games.engine.core` and each game's package.
+"""
 
 from __future__ import annotations
 

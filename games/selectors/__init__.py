@@ -1,7 +1,8 @@
 """Every read of the games app. Nothing here writes.
 
 matches: one match, its position (games.replay), the board and log a seat may see,
-clocks, the outcome's wording · lists: a player's matches, open and
+clocks, the outcome's wording · lobby: private tables by link, a table's rules, seeks ·
+lists: a player's matches, open and
 live tables, reliability, the correspondence load.
 """
 
@@ -10,6 +11,7 @@ from games.selectors.lists import (
     MAX_CAP,
     Load,
     Reliability,
+    automation_stalled_ids,
     correspondence_load,
     live_matches,
     matches_for_user,
@@ -17,9 +19,20 @@ from games.selectors.lists import (
     reliability,
     turn_count_for,
 )
+from games.selectors.lobby import (
+    TableRules,
+    match_by_invite,
+    match_id_by_invite,
+    seek_get,
+    seek_list,
+    seek_open_of,
+    table_kind,
+    table_rules,
+)
 from games.selectors.matches import (
     LoggedMove,
     automatic_seat_to_act,
+    board_of,
     board_version,
     can_view,
     clocks,
@@ -28,23 +41,35 @@ from games.selectors.matches import (
     match_game,
     match_get,
     match_position,
+    move_preview,
     opponent_names,
     outcome_text,
+    players_load,
     rematch_of,
+    revealed_seed,
     seat_names,
     seat_of,
     seats_with_players,
-    socket_group_for,
     with_recorded_outcome,
 )
 
 __all__ = [
+    "TableRules",
+    "match_by_invite",
+    "match_id_by_invite",
+    "seek_get",
+    "seek_list",
+    "seek_open_of",
+    "table_kind",
+    "table_rules",
     "automatic_seat_to_act",
+    "automation_stalled_ids",
     "BASE_CAP",
     "MAX_CAP",
     "Load",
     "LoggedMove",
     "Reliability",
+    "board_of",
     "board_version",
     "can_view",
     "clocks",
@@ -56,15 +81,17 @@ __all__ = [
     "match_get",
     "match_position",
     "matches_for_user",
+    "move_preview",
     "open_matches",
     "opponent_names",
     "outcome_text",
     "reliability",
     "rematch_of",
+    "revealed_seed",
     "seat_names",
     "seat_of",
+    "players_load",
     "seats_with_players",
-    "socket_group_for",
     "turn_count_for",
     "with_recorded_outcome",
 ]

@@ -11,10 +11,12 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, F, Q
+from django.db.models import CharField, Count, Exists, F, OuterRef, Q, Value
+from django.db.models.functions import Cast, Concat
 from django.utils import timezone
 
 from games.models import Match, Seat
+from games.selectors.lobby import table_rules
 from games.selectors.matches import opponent_names
 
 
@@ -50,7 +52,8 @@ def matches_for_user(*, user: Any) -> dict[str, list[Match]]:
 
 
 def open_matches(*, user: Any, min_reliability: int | None = None) -> list[Match]:
-    """Waiting matches with a seat anyone may take, not the user's own, not yet expired.
+    """Waiting matches with a seat anyone may take, not the user's own, not yet expired,
+    never a private table (docs/lobby.md).
 
     Each carries `host_reliability` (`reliability` of its creator); with
     `min_reliability` (a percentage), only hosts at least that reliable are listed (a new
@@ -60,6 +63,7 @@ def open_matches(*, user: Any, min_reliability: int | None = None) -> list[Match
     matches = Match.objects.filter(
         status=Match.Status.WAITING,
         created__gt=cutoff,
+        invite_token="",  # a private table is reached by its link only
         seats__kind=Seat.Kind.HUMAN,
         seats__user__isnull=True,
     ).distinct()
@@ -72,6 +76,7 @@ def open_matches(*, user: Any, min_reliability: int | None = None) -> list[Match
         if match.created_by_id not in by_host:
             by_host[match.created_by_id] = reliability(user=match.created_by)
         match.host_reliability = by_host[match.created_by_id]
+        match.table_rules = table_rules(match=match)
         if min_reliability and not match.host_reliability.at_least(min_reliability):
             continue
         listed.append(match)
@@ -81,7 +86,9 @@ def open_matches(*, user: Any, min_reliability: int | None = None) -> list[Match
 def live_matches(*, user: Any, limit: int = 20) -> list[Match]:
     """Public matches in play between people, most recently moved first, to watch."""
     matches = (
-        Match.objects.filter(status=Match.Status.ACTIVE, private_until__isnull=True, tutorial="")
+        Match.objects.filter(
+            status=Match.Status.ACTIVE, private_until__isnull=True, tutorial="", invite_token=""
+        )
         .annotate(humans=Count("seats", filter=Q(seats__kind=Seat.Kind.HUMAN)))
         .filter(humans__gte=2)
         .prefetch_related("seats__user__profile")
@@ -164,4 +171,27 @@ def turn_count_for(*, user: Any) -> int:
             user=user, match__status=Match.Status.ACTIVE
         ).select_related("match")
         if seat.index in seat.match.seats_to_act
+    )
+
+
+def automation_stalled_ids(*, since: Any) -> list[int]:
+    """Running, unpaused matches unchanged since `since` where an AI seat is to act: the
+    task that should have moved for it was lost (a broker outage, a killed worker)."""
+    index = Cast("index", CharField())
+    is_to_act = (
+        Q(match__to_act=index)
+        | Q(match__to_act__startswith=Concat(index, Value(",")))
+        | Q(match__to_act__endswith=Concat(Value(","), index))
+        | Q(match__to_act__contains=Concat(Value(","), index, Value(",")))
+    )
+    ai_to_act = Seat.objects.filter(is_to_act, match=OuterRef("pk"), kind=Seat.Kind.AI)
+    return list(
+        Match.objects.filter(
+            Exists(ai_to_act),
+            status=Match.Status.ACTIVE,
+            paused_at__isnull=True,
+            updated__lte=since,
+        )
+        .order_by("updated")
+        .values_list("pk", flat=True)
     )

@@ -11,15 +11,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
-from games import tutorials
-from games.boards import presenter_for
+from games.boards import has_board, presenter_for, tutorial_for
+from games.boards.base import BoardPresenter
 from games.engine import registry
 from games.engine.core import Event, Game
 from games.models import Match, Seat
 from games.replay import LoggedMove, match_position
+from games.selectors.lobby import table_rules
 from games.templatetags.cardhall import duration, tojson
 from progression import selectors as progression_selectors
 
@@ -34,16 +36,43 @@ def seat_of(*, match: Match, user: Any) -> Seat | None:
     return next((seat for seat in match.seats.all() if seat.user_id == user.pk), None)
 
 
+# What a board shows of a seat's player, loaded with the user: profile, equipped looks.
+PLAYER_DETAILS = ("profile", *progression_selectors.SEAT_LOOKS)
+
+
 def seats_with_players() -> QuerySet[Seat]:
     """Seats with everything a board shows of their players (profile, equipped looks)."""
-    looks = [f"user__{path}" for path in progression_selectors.SEAT_LOOKS]
-    return Seat.objects.select_related("user__profile", *looks).order_by("index")
+    return Seat.objects.select_related(*(f"user__{path}" for path in PLAYER_DETAILS)).order_by(
+        "index"
+    )
 
 
 def match_get(*, match_id: int) -> Match | None:
-    """The match with its seats and their players: two queries."""
-    seats = Prefetch("seats", queryset=seats_with_players())
+    """The match with its seats: two small queries. The seats' players come only when a
+    board is drawn (`players_load`): a board served from the cache, a poll or a permission
+    check needs none of them."""
+    seats = Prefetch("seats", queryset=Seat.objects.order_by("index"))
     return Match.objects.prefetch_related(seats).filter(pk=match_id).first()
+
+
+def players_load(*, match: Match) -> None:
+    """Give the match's seats their players, with everything a board shows of them, if they
+    came without: one query (none when they were loaded with the seats)."""
+    missing = [
+        seat
+        for seat in match.seats.all()
+        if seat.user_id is not None and not Seat.user.is_cached(seat)
+    ]
+    if not missing:
+        return
+    users = (
+        get_user_model()
+        .objects.select_related(*PLAYER_DETAILS)
+        .in_bulk([seat.user_id for seat in missing])
+    )
+    for seat in missing:
+        if seat.user_id in users:
+            seat.user = users[seat.user_id]
 
 
 def automatic_seat_to_act(*, match: Match) -> Seat | None:
@@ -57,19 +86,6 @@ def automatic_seat_to_act(*, match: Match) -> Seat | None:
 def can_view(*, match: Match, user: Any) -> bool:
     """Anyone may watch a match, except a private run (only its players, until it opens)."""
     return not match.is_private_now or seat_of(match=match, user=user) is not None
-
-
-def socket_group_for(*, match_id: int, user: Any) -> str | None:
-    """The push group a socket of this user joins for this match (None: no such match)."""
-    from games.notifications import group_for_seat, group_for_spectators
-
-    match = match_get(match_id=match_id)
-    if match is None or not can_view(match=match, user=user):
-        return None
-    seat = seat_of(match=match, user=user)
-    if seat is not None and seat.joined is not None:
-        return group_for_seat(match.pk, seat.index)
-    return group_for_spectators(match.pk)
 
 
 def log_lines(
@@ -112,11 +128,13 @@ def opponent_names(*, match: Match, seat_index: int | None) -> list[str]:
 
 
 def seat_names(*, match: Match) -> list[str]:
+    players_load(match=match)
     return [seat.label for seat in match.seats.all()]
 
 
 def match_board(*, match: Match, seat: Seat | None) -> dict[str, Any]:
     """Everything a board template needs, built from the seat's own view only."""
+    players_load(match=match)
     game = match_game(match=match)
     presenter = presenter_for(match.game)
     position = match_position(match=match)
@@ -147,6 +165,7 @@ def match_board(*, match: Match, seat: Seat | None) -> dict[str, Any]:
         "log": list(reversed(log)),
         "last_events": log[-1]["events"] if log else [],
         "version": board_version(match=match),
+        "revealed_seed": revealed_seed(match=match),
         "move_id": uuid.uuid4().hex,  # the retry key of whatever move this board submits
         "poll_seconds": settings.MATCH_POLL_SECONDS,
         "outcome_text": outcome_text(match, names, seat_index),
@@ -154,9 +173,37 @@ def match_board(*, match: Match, seat: Seat | None) -> dict[str, Any]:
         "clocks": seat_clocks,
         "my_clock": next((c for c in seat_clocks if c.seat == seat_index), None),
         "can_rematch": _can_rematch(match, seat_index),
+        "table_rules": table_rules(match=match),
         "rematch": rematch_of(match=match) if match.is_finished else None,
         **_coaching(match, seat_index),
     }
+
+
+def board_of(*, match_id: int) -> BoardPresenter | None:
+    """The board of a match's game (None: no such match), for reading its own move form."""
+    slug = Match.objects.filter(pk=match_id).values_list("game", flat=True).first()
+    return presenter_for(slug) if slug is not None and has_board(slug) else None
+
+
+def move_preview(
+    *, match: Match, user: Any, cards: Sequence[str], ply: int | None
+) -> dict[str, Any]:
+    """The board of a card form (`presenter.action_bar`) with its action bar for the checked
+    `cards`: each button enabled only if the engine says its move is legal now. No seat, not
+    my turn, or a page behind the match (`ply`): every button disabled."""
+    presenter: Any = presenter_for(match.game)
+    context = match_board(match=match, seat=seat_of(match=match, user=user))
+    is_current = ply is None or ply == match.ply
+    seat = context["seat_index"] if context["is_my_turn"] and is_current else None
+    game, state = context["game"], match_position(match=match).state
+
+    def is_legal(action: str) -> bool:
+        return seat is not None and game.is_legal(state, seat, presenter.card_move(action, cards))
+
+    context["view"]["bar"] = presenter.action_bar(
+        view=context["view"], cards=cards, is_legal=is_legal
+    )
+    return context
 
 
 @dataclass(frozen=True)
@@ -228,26 +275,21 @@ def rematch_of(*, match: Match) -> Match | None:
 
 def _coaching(match: Match, seat_index: int | None) -> dict[str, Any]:
     """The tutorial coach's line for the player, and the move it points at (as JSON)."""
-    tutorial = tutorials.get(match.tutorial) if match.tutorial else None
+    tutorial = tutorial_for(match.tutorial) if match.tutorial else None
     if tutorial is None or seat_index != tutorial.player_seat:
         return {"coach": None, "coached_move": ""}
-    step = tutorial.coach(ply=match.ply, is_finished=match.is_finished)
+    moves = list(match.moves.order_by("ply").values_list("payload", flat=True))
+    step = tutorial.coach(ply=match.ply, is_finished=match.is_finished, moves=moves)
     # The same JSON as the board's move buttons (the `tojson` filter), so they can compare.
     coached = tojson(step.move) if step and step.move else ""
     return {"coach": step, "coached_move": coached}
 
 
-# How a match ended, said to the winner, to the loser, and to everyone else.
+# How a match ended that no game decides, said to the winner, to the loser, and to everyone
+# else; each game words its own endings (its board's `outcome_phrases`).
 OUTCOME_PHRASES = {
-    "out_of_cards": ("their last monster fell", "your last monster fell", "the last monster fell"),
-    "death_card": ("they drew the Death card", "you drew the Death card", "the Death card"),
-    "hp": ("their HP ran out", "your HP ran out", "HP ran out"),
     "resign": ("they resigned", "you resigned", "resignation"),
     "timeout": ("their time ran out", "your time ran out", "time ran out"),
-    "knockout": ("a knockout", "you were knocked out", "a knockout"),
-    "technical_knockout": ("a technical knockout", "a technical knockout", "a technical knockout"),
-    "decision": ("the judges' decision", "the judges' decision", "the judges' decision"),
-    "last_standing": ("you are the last one standing", "you are out", "the last one standing"),
 }
 ORDINALS = ["1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"]
 
@@ -291,7 +333,9 @@ def outcome_text(match: Match, names: list[str], seat_index: int | None) -> str:
         return "A draw."
     reason = outcome["reason"]
     fallback = reason.replace("_", " ")
-    to_winner, to_loser, neutral = OUTCOME_PHRASES.get(reason, (fallback, fallback, fallback))
+    own = presenter_for(match.game).outcome_phrases if has_board(match.game) else {}
+    phrases = {**OUTCOME_PHRASES, **own}
+    to_winner, to_loser, neutral = phrases.get(reason, (fallback, fallback, fallback))
     if seat_index is not None:
         if seat_index in winners:
             return f"You won: {to_winner}!"
@@ -300,6 +344,12 @@ def outcome_text(match: Match, names: list[str], seat_index: int | None) -> str:
             return f"You finished {ORDINALS[place]} of {len(names)}: {to_loser}."
         return f"You lost: {to_loser}."
     return f"{' and '.join(names[w] for w in winners)} won: {neutral}."
+
+
+def revealed_seed(*, match: Match) -> str | None:
+    """The match's seed in hex once it may be shown (the match is over and not a private run
+    still running), else None: templates get this, never the seed itself."""
+    return bytes(match.seed).hex() if match.is_seed_revealed else None
 
 
 def board_version(*, match: Match) -> str:

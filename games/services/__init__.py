@@ -7,21 +7,20 @@ transaction; pushes, the AI task and inbox notices after the commit). The unique
 ply) constraint backs the lock: no ply is ever applied twice.
 
 tables: create, join, fill with AI, cancel, rematch · clock: time controls, pauses,
-vacations, timeouts · moves: submit, resign · automation: the AI and
-auto-play seats.
+timeouts, deadlines shifted for a vacation · moves: submit, resign · automation: the AI and
+auto-play seats · pairing: quick pairing's seeks (docs/lobby.md).
 """
 
-from games.services import clock
-from games.services._shared import AI_LEVELS, FORFEIT, TUTOR, MoveResult
+from games.services import clock, pairing
+from games.services._shared import FORFEIT, TUTOR, MoveResult
 from games.services.automation import automation_paused, automation_run, seat_set_autoplay
 from games.services.clock import (
     TIME_CONTROLS,
+    deadlines_shift,
     match_pause_request,
     match_pause_withdraw,
     match_resume,
     match_settle_overdue,
-    vacation_end,
-    vacation_start,
 )
 from games.services.moves import MAX_MOVE_BYTES, match_resign, move_submit
 from games.services.tables import (
@@ -31,12 +30,12 @@ from games.services.tables import (
     match_create,
     match_fill_with_ai,
     match_join,
+    match_join_by_link,
     match_rematch,
     tutorial_start,
 )
 
 __all__ = [
-    "AI_LEVELS",
     "FORFEIT",
     "MAX_MOVE_BYTES",
     "OPPONENTS",
@@ -47,10 +46,13 @@ __all__ = [
     "automation_paused",
     "automation_run",
     "clock",
+    "deadlines_shift",
     "match_cancel",
     "match_create",
     "match_fill_with_ai",
     "match_join",
+    "match_join_by_link",
+    "pairing",
     "match_pause_request",
     "match_pause_withdraw",
     "match_rematch",
@@ -60,6 +62,4 @@ __all__ = [
     "move_submit",
     "seat_set_autoplay",
     "tutorial_start",
-    "vacation_end",
-    "vacation_start",
 ]

@@ -9,12 +9,12 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from games import effects, selectors
+from games.ai import levels
 from games.engine.core import Event, Outcome
 from games.errors import MatchNotFound
 from games.models import Match
 
-AI_LEVELS = {"random": "Easy", "greedy": "Normal", "ismcts": "Hard"}  # offered in the lobby
-TUTOR = "tutorial"  # the scripted opponent of a tutorial match
+TUTOR = levels.TUTOR  # the scripted opponent of a tutorial match
 FORFEIT = "forfeit"  # the move type of a resignation, in games that play on without the seat
 
 # Every field a finished match changes, for `save(update_fields=...)`.

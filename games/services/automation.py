@@ -8,10 +8,11 @@ from typing import Any
 
 from django.db import transaction
 
-from games import effects, replay, selectors, tutorials
-from games.ai import Bot, get_bot
+from games import effects, replay, selectors
+from games.ai import Bot, levels
 from games.ai.ismcts import Determinizer
 from games.ai.scripted import ScriptedBot
+from games.boards import tutorial_for
 from games.effects import automation_running
 from games.engine import registry
 from games.engine.core import Chance
@@ -100,10 +101,11 @@ def _automatic_choice(match: Match, seat: Seat) -> dict[str, Any] | None:
 
 
 def _bot_for(match: Match, seat: Seat) -> Bot:
-    tutorial = tutorials.get(match.tutorial) if seat.ai_level == TUTOR else None
-    if tutorial is not None:
-        return ScriptedBot(tutorial.ai_script, fallback=get_bot("random"))
-    return get_bot(seat.ai_level if seat.ai_level != TUTOR else "random")
+    """The seat's level's bot for this game (games.ai.levels); the tutor plays its script
+    first, that bot once off-script."""
+    bot = levels.get(seat.ai_level).bot(match.game)
+    tutorial = tutorial_for(match.tutorial) if seat.ai_level == TUTOR else None
+    return ScriptedBot(tutorial.ai_script, fallback=bot) if tutorial is not None else bot
 
 
 @contextmanager

@@ -1,4 +1,5 @@
-"""Clocks: time controls, the time bank, pauses, vacations, and settling overdue turns.
+"""Clocks: time controls, the time bank, pauses, settling overdue turns, and moving a
+player's deadlines for a vacation (the vacation itself is the account's: accounts.services).
 
 A timed match gives each human seat `move_seconds` per move plus a time bank. When a seat
 comes to act, its deadline is now + move time + bank (+ what is left of its player's
@@ -39,7 +40,6 @@ TIME_CONTROLS: dict[str, tuple[str, int | None]] = {
     "7d": ("7 days per move", 7 * 24 * 3600),
 }
 DEFAULT_WITH_PLAYERS = "1d"
-VACATION_DAYS_PER_YEAR = 30
 MAX_PAUSE = dt.timedelta(days=14)  # a pause nobody ends resumes by itself after this
 
 
@@ -295,65 +295,18 @@ def _resume_locked(match: Match, now: dt.datetime) -> None:
     effects.match_changed(match=match)
 
 
-# --- vacations ------------------------------------------------------------------------------
+# --- deadlines moved for a player (a vacation: accounts.services) ---------------------------
 
 
-def vacation_days_left(profile: Any, now: dt.datetime | None = None) -> int:
+def deadlines_shift(*, user: Any, by: dt.timedelta, now: dt.datetime | None = None) -> None:
+    """Move the deadlines of `user`'s running turns by `by`, never closer than an hour
+    from now: what a vacation does when it starts (by its length) and when it ends early
+    (back by the days left). Each match is locked in turn, and its boards are pushed.
+
+    The caller owns the reason: accounts.services writes the vacation and calls this in
+    the same transaction (lock order: the profile row, then each match row).
+    """
     now = now or timezone.now()
-    used = profile.vacation_days_used if profile.vacation_year == now.year else 0
-    return max(0, VACATION_DAYS_PER_YEAR - used)
-
-
-def vacation_start(*, user: Any, days: Any, now: dt.datetime | None = None) -> Any:
-    """Take `days` of vacation from today: my running clocks wait that long, and turns that
-    come to me meanwhile start counting when it ends. Days come from a yearly allowance."""
-    from accounts.models import Profile
-
-    now = now or timezone.now()
-    try:
-        days = int(days)
-    except (TypeError, ValueError):
-        raise CannotCreate("Give the number of vacation days as a whole number.") from None
-    with transaction.atomic():
-        profile = Profile.objects.select_for_update().get(user=user)
-        if profile.vacation_until is not None and profile.vacation_until > now:
-            raise CannotCreate("You are on vacation already: end it first to change it.")
-        left = vacation_days_left(profile, now)
-        if not 1 <= days <= left:
-            raise CannotCreate(
-                f"You can take 1 to {left} vacation days this year."
-                if left
-                else "You have used all your vacation days this year."
-            )
-        if profile.vacation_year != now.year:
-            profile.vacation_year, profile.vacation_days_used = now.year, 0
-        profile.vacation_days_used += days
-        profile.vacation_until = now + dt.timedelta(days=days)
-        profile.save(update_fields=["vacation_until", "vacation_year", "vacation_days_used"])
-        _shift_deadlines(user, dt.timedelta(days=days), now)
-    return profile
-
-
-def vacation_end(*, user: Any, now: dt.datetime | None = None) -> Any:
-    """Back early: unused whole days return to the allowance and my clocks run again."""
-    from accounts.models import Profile
-
-    now = now or timezone.now()
-    with transaction.atomic():
-        profile = Profile.objects.select_for_update().get(user=user)
-        if profile.vacation_until is None or profile.vacation_until <= now:
-            raise CannotCreate("You are not on vacation.")
-        unused = profile.vacation_until - now
-        if profile.vacation_year == now.year:
-            profile.vacation_days_used = max(0, profile.vacation_days_used - unused.days)
-        profile.vacation_until = None
-        profile.save(update_fields=["vacation_until", "vacation_days_used"])
-        _shift_deadlines(user, -unused, now)
-    return profile
-
-
-def _shift_deadlines(user: Any, by: dt.timedelta, now: dt.datetime) -> None:
-    """Move the deadlines of my running turns by `by` (never closer than an hour from now)."""
     floor = now + dt.timedelta(hours=1)
     for match_id in _running_timed_matches(user):
         with transaction.atomic():

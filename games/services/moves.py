@@ -7,7 +7,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from config import metrics
 from games import effects, replay, selectors
+from games.boards import tutorial_for
 from games.engine import registry
 from games.engine.core import IllegalMove
 from games.errors import (
@@ -18,6 +20,7 @@ from games.errors import (
     MatchPaused,
     NotSeated,
     NotYourTurn,
+    OffScript,
     StaleMove,
     TimeRanOut,
 )
@@ -28,12 +31,13 @@ from games.services._shared import FORFEIT, MoveResult, finish, locked, to_act
 MAX_MOVE_BYTES = 4096
 
 
+@metrics.timed_move_submit
 def move_submit(
-    *, match_id: int, user: Any, ply: Any, move: Any, move_id: str | None = None
+    *, match_id: int, user: Any, ply: int, move: Any, move_id: str | None = None
 ) -> MoveResult:
-    """A player's move for `ply`. A repeat of a committed `move_id` returns the first answer."""
+    """A player's move for `ply` (a whole number, read by config.inputs in the view). A repeat
+    of a committed `move_id` returns the first answer."""
     _check_payload(move)
-    ply = _ply_number(ply)
     with transaction.atomic():
         match = locked(match_id, with_seats=True)
         if move_id and ply != match.ply:
@@ -78,7 +82,20 @@ def apply_locked(
         raise NotYourTurn("It is not your turn.")
     if move.get("type") == FORFEIT:
         raise BadMove("To leave the match, resign.")
+    _check_tutorial(match, seat, move)
     return _append(match, seat, move, user=user, move_id=move_id)
+
+
+def _check_tutorial(match: Match, seat: Seat, move: Any) -> None:
+    """A tutorial cannot be lost while scripted: the player's off-script move is taken back
+    (refused before the engine sees it, nothing written) with the coach's reason
+    (games.boards.tutorial)."""
+    tutorial = tutorial_for(match.tutorial) if match.tutorial else None
+    if tutorial is None or seat.index != tutorial.player_seat:
+        return
+    reason = tutorial.refusal(match.ply, move)
+    if reason is not None:
+        raise OffScript(reason)
 
 
 def _is_simultaneous_catch_up(match: Match, seat: Seat, ply: int) -> bool:
@@ -135,16 +152,6 @@ def _check_payload(move: Any) -> None:
         raise BadMove('A move is a JSON object with a "type", such as {"type": "attack"}.')
     if len(repr(move)) > MAX_MOVE_BYTES:
         raise BadMove("That move is far too large.")
-
-
-def _ply_number(ply: Any) -> int:
-    try:
-        number = int(ply)
-    except (TypeError, ValueError):
-        raise BadMove("The move is missing the turn number it was made for.") from None
-    if number < 0:
-        raise BadMove("The turn number of a move cannot be negative.")
-    return number
 
 
 def match_resign(*, match_id: int, user: Any) -> Match:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hmac
 import os
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -11,26 +13,34 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import effects, selectors, tutorials
-from games.boards import has_board
+from games import effects, rule_options, selectors
+from games.ai import levels
+from games.boards import has_board, tutorial_for
 from games.engine import registry
 from games.engine.core import Game, InvalidOptions
-from games.errors import CannotCreate, LimitReached, MatchFinished, NotSeated, SeatUnavailable
+from games.errors import (
+    CannotCreate,
+    LimitReached,
+    MatchFinished,
+    MatchNotFound,
+    NotSeated,
+    SeatUnavailable,
+)
 from games.models import Match, Seat
 from games.services import clock
-from games.services._shared import AI_LEVELS, TUTOR, locked, to_act
+from games.services._shared import TUTOR, locked, to_act
 
 OPPONENTS = ("ai", "player", "open")
 
 
 def tutorial_start(*, user: Any, game_slug: str) -> Match:
     """A first match against the tutor: the tutorial's fixed deal and scripted opening."""
-    tutorial = tutorials.get(game_slug)
+    tutorial = tutorial_for(game_slug)
     if tutorial is None:
         raise CannotCreate("There is no tutorial for that game yet.")
     return match_create(
         creator=user,
-        game_slug=game_slug,
+        game_slug=tutorial.game,  # a further tutorial's key ("grimhand-arcana") is no game
         opponent="ai",
         ai_level=TUTOR,
         options=tutorial.options,
@@ -43,7 +53,7 @@ class SeatSpec:
     """Who takes one of the other seats of a new table."""
 
     kind: str  # "ai", "player" (a named, invited player) or "open" (anyone may take it)
-    ai_level: str = "random"
+    ai_level: str = levels.DEFAULT
     username: str = ""
 
 
@@ -53,13 +63,17 @@ def match_create(
     game_slug: str,
     opponent: str = "",
     invitee_username: str = "",
-    ai_level: str = "random",
+    ai_level: str = levels.DEFAULT,
     options: Mapping[str, Any] | None = None,
     tutorial: str = "",
     others: Sequence[SeatSpec] | None = None,
     private_until: Any = None,
     seed: bytes | None = None,
     time_control: str = "",
+    rules: Mapping[str, Any] | None = None,
+    is_casual: bool = False,
+    is_private: bool = False,
+    all_seated: bool = False,
 ) -> Match:
     """Open a table: the creator in seat 0, then `others` in order.
 
@@ -68,6 +82,12 @@ def match_create(
     random 32 bytes unless given (a weekly challenge run deals from the week's seed).
     `time_control` is a key of clock.TIME_CONTROLS; "" picks the table's default (a day
     per move with other players, no clock against the AI alone).
+
+    `rules` are the lobby's rule options as text, {option name: text} (games.rule_options):
+    an unknown name is refused, values go to the engine, which says what is wrong.
+    `is_casual`: never rated. `is_private`: the open seats are taken only through the
+    table's link (`invite_token`), and it is never listed. `all_seated`: named players sit
+    down at once, uninvited (a quick pairing: both asked to play).
     """
     game = _open_game(game_slug)
     if others is None:
@@ -80,10 +100,15 @@ def match_create(
         time_control, has_other_players=any(spec.kind != "ai" for spec in others)
     )
     if move_seconds is not None:
-        _check_load(creator)
+        check_load(creator)
+    if is_private and not any(spec.kind == "open" for spec in others):
+        raise CannotCreate(
+            "A private table needs an open seat for its link to fill: choose “Anyone” as "
+            "the opponent."
+        )
     seed = os.urandom(32) if seed is None else bytes(seed)
-    options = dict(options or {})
     try:
+        options = _with_rules(game, dict(options or {}), rules or {})
         game.new(size, seed, options)
     except InvalidOptions as error:
         raise CannotCreate(error.message) from None
@@ -99,16 +124,37 @@ def match_create(
             tutorial=tutorial,
             private_until=private_until,
             move_seconds=move_seconds,
+            is_casual=is_casual,
+            invite_token=secrets.token_urlsafe(24) if is_private else "",
         )
         _seat_add(match, 0, user=creator, joined=now)
         for index, (spec, invitee) in enumerate(zip(others, invitees, strict=True), start=1):
             if spec.kind == "ai":
                 _seat_add(match, index, ai_level=spec.ai_level, joined=now)
             else:
-                _seat_add(match, index, user=invitee)
+                _seat_add(match, index, user=invitee, joined=now if all_seated else None)
         clock.clocks_new_table(match)
         _start_if_full(match)
     return match
+
+
+def _with_rules(game: Game, options: dict[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
+    """The options with the lobby's rule options added (InvalidOptions for an unknown one).
+
+    An Arcana table (Grimhand, "variant": "arcana") takes only the rules it shares with
+    Classic (`rule_options.ARCANA_SHOWN`); a Classic-only rule changed for it is refused.
+    """
+    chosen = rule_options.from_form(game.slug, rules)
+    if options.get("variant") == "arcana":
+        for name in chosen:
+            if name not in rule_options.ARCANA_SHOWN:
+                label = rule_options.RuleOption(game.slug, _option(game, name)).label
+                raise InvalidOptions(f"“{label}” is a Classic rule: Arcana does not take it.")
+    return {**options, **chosen}
+
+
+def _option(game: Game, name: str) -> Any:
+    return next(option for option in rule_options.schema(game.slug) if option.name == name)
 
 
 def _seat_add(
@@ -156,13 +202,19 @@ def _check_others(creator: Any, others: Sequence[SeatSpec]) -> list[Any]:
     for spec in others:
         if spec.kind not in OPPONENTS:
             raise CannotCreate("Each seat is the AI, a named player, or an open seat.")
-        if spec.kind == "ai" and spec.ai_level not in AI_LEVELS and spec.ai_level != TUTOR:
+        if spec.kind == "ai" and not _is_seatable(spec.ai_level):
             raise CannotCreate("Choose one of the AI levels on offer.")
         invitees.append(_invitee(creator, spec.username) if spec.kind == "player" else None)
     named = [user.pk for user in invitees if user is not None]
     if len(named) != len(set(named)):
         raise CannotCreate("Each invited player can take only one seat.")
     return invitees
+
+
+def _is_seatable(level_id: str) -> bool:
+    """A level on offer, the tutorial's tutor, or an Arcana house opponent (which the lobby
+    form never offers: arcana.pve seats them)."""
+    return levels.is_offered(level_id) or level_id == TUTOR or levels.is_house(level_id)
 
 
 def _invitee(creator: Any, username: str) -> Any:
@@ -179,8 +231,26 @@ def _invitee(creator: Any, username: str) -> Any:
     return invitee
 
 
-def match_join(*, match_id: int, user: Any) -> Match:
-    """Take an open seat, or accept an invitation. Starts the match once every seat is taken."""
+PRIVATE_TABLE = "This table is private: only the link its host shared lets you take the seat."
+NO_TABLE_AT_LINK = "There is no table at this link: it may have started or been called off."
+
+
+def match_join_by_link(*, token: str, user: Any) -> Match:
+    """Take the open seat of the private table whose link holds `token`."""
+    match_id = selectors.match_id_by_invite(token=token)
+    if match_id is None:
+        raise MatchNotFound(NO_TABLE_AT_LINK)
+    return match_join(match_id=match_id, user=user, token=token)
+
+
+def match_join(
+    *, match_id: int, user: Any, token: str = "", seat_options: Mapping[str, Any] | None = None
+) -> Match:
+    """Take an open seat, or accept an invitation. Starts the match once every seat is taken.
+
+    The open seat of a private table is taken only with its `token` (an invited player's
+    own seat needs none). `seat_options` are the joining player's own entries of per-seat
+    options (an Arcana deck and its card levels: `_seat_options_set`)."""
     with transaction.atomic():
         match = locked(match_id)
         if match.is_finished:
@@ -194,21 +264,47 @@ def match_join(*, match_id: int, user: Any) -> Match:
                 raise SeatUnavailable("You already have a seat at this table.")
             seat = mine
         else:
+            if match.invite_token and not hmac.compare_digest(
+                token.encode(), match.invite_token.encode()
+            ):
+                raise SeatUnavailable(PRIVATE_TABLE)
             seat = next((seat for seat in seats if seat.is_open), None)
             if seat is None:
                 raise SeatUnavailable("This match is full.")
             seat.user = user
         if match.is_timed:
-            _check_load(user)
+            check_load(user)
+        if seat_options:
+            _seat_options_set(match, seat.index, seat_options)
         seat.joined = timezone.now()
         seat.save(update_fields=["user", "joined"])
         _start_if_full(match)
     return match
 
 
-def match_fill_with_ai(*, match_id: int, user: Any, ai_level: str = "random") -> Match:
+def _seat_options_set(match: Match, index: int, chosen: Mapping[str, Any]) -> None:
+    """Write seat `index`'s own entries of per-seat options before the match starts.
+
+    A per-seat option is a list with one entry per seat (Arcana's "decks" and "levels");
+    only such an option may be chosen at join, and the game's engine checks the result. The
+    match (locked by the caller) is saved; a refusal writes nothing."""
+    options = dict(match.options)
+    for key, value in chosen.items():
+        entries = options.get(key)
+        if not isinstance(entries, list) or len(entries) != match.size:
+            raise SeatUnavailable("This table has no choice to make when you join.")
+        options[key] = [value if at == index else entry for at, entry in enumerate(entries)]
+    try:
+        registry.get(match.game).new(match.size, bytes(match.seed), options)
+    except InvalidOptions as error:
+        raise SeatUnavailable(error.message) from None
+    match.options = options
+    match.save(update_fields=["options"])
+
+
+def match_fill_with_ai(*, match_id: int, user: Any, ai_level: str = levels.DEFAULT) -> Match:
     """The host seats the AI in every seat not yet taken (open or still invited); it starts."""
-    if ai_level not in AI_LEVELS:
+    if not levels.is_offered(ai_level):
         raise CannotCreate("Choose one of the AI levels on offer.")
     with transaction.atomic():
         match = locked(match_id)
@@ -254,7 +350,7 @@ def _start_if_full(match: Match) -> None:
     effects.match_changed(match=match)
 
 
-def _check_load(user: Any) -> None:
+def check_load(user: Any) -> None:
     """The cap on simultaneous correspondence matches, which grows with finished ones."""
     load = selectors.correspondence_load(user=user)
     if load.playing >= load.cap:
@@ -289,21 +385,38 @@ def match_rematch(*, match_id: int, user: Any) -> Match:
     return rematch
 
 
+# Options with one entry per seat (Grimhand Arcana's chosen decks and card levels): in a
+# rematch they follow their players round the table.
+SEAT_OPTIONS = ("decks", "levels")
+
+
+def _options_turned(options: Mapping[str, Any], size: int) -> dict[str, Any]:
+    """The options of a rematch whose seats are turned by one: a per-seat entry of old seat
+    i goes to seat i + 1, as its player does."""
+    turned = dict(options)
+    for key in SEAT_OPTIONS:
+        value = options.get(key)
+        if isinstance(value, list) and len(value) == size:
+            turned[key] = [value[(index - 1) % size] for index in range(size)]
+    return turned
+
+
 def _rematch_open(match: Match, user: Any) -> Match:
     if match.is_timed:
-        _check_load(user)
+        check_load(user)
     old_seats = list(match.seats.all())
     now = timezone.now()
     seed = os.urandom(32)
     rematch = Match.objects.create(
         game=match.game,
-        options=match.options,
+        options=_options_turned(match.options or {}, match.size),
         size=match.size,
         seed=seed,
         seed_commitment=Match.commitment_for(seed),
         created_by=user,
         move_seconds=match.move_seconds,
         rematch_of=match,
+        is_casual=match.is_casual,
     )
     for old in old_seats:
         index = (old.index + 1) % match.size

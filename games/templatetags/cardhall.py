@@ -1,6 +1,7 @@
 import json
 
 from django import template
+from django.utils.html import format_html, format_html_join
 
 register = template.Library()
 
@@ -39,3 +40,20 @@ def duration(seconds) -> str:
     if hours:
         return f"{hours} h {minutes} min" if minutes else f"{hours} h"
     return f"{minutes} min" if minutes else "under a minute"
+
+
+@register.simple_tag
+def log_items(log, empty: str = "No moves yet."):
+    """A board's log (`selectors.log_lines`, newest move first) as its list items, one per
+    event: built here rather than in two nested template loops, which were most of a
+    board's render time."""
+    items = [
+        (event["type"], entry["ply"] + 1, event["text"])
+        for entry in log
+        for event in entry["events"]
+    ]
+    if not items:
+        return format_html('<li class="muted">{}</li>', empty)
+    return format_html_join(
+        "\n", '<li class="log-{}"><span class="log-ply">{}</span> {}</li>', items
+    )

@@ -28,6 +28,7 @@ from typing import Any
 
 from django.db import transaction
 
+from config.celery_app import task_send
 from games import replay
 from games.models import Match, Seat
 from progression import conditions, levels
@@ -56,10 +57,10 @@ def match_result_record(*, match: Match) -> None:
             _credit_match(match)
     except Exception:
         logger.exception("progression: crediting match %s failed; retrying after commit", match.pk)
-        from progression import tasks
-
         match_id = match.pk
-        transaction.on_commit(lambda: tasks.match_result_process.delay(match_id), robust=True)
+        transaction.on_commit(
+            lambda: task_send("progression.tasks.match_result_process", match_id), robust=True
+        )
 
 
 def match_result_process(*, match_id: int) -> list[MatchCredit]:

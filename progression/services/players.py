@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from arcana.services import collection_grant
 from progression import levels, selectors
 from progression.errors import ProgressionError
 from progression.models import (
@@ -39,6 +40,8 @@ class Grant:
     coins: int = 0
     season_xp: int = 0
     cosmetics: list[tuple[Cosmetic, str]] = field(default_factory=list)  # (item, source)
+    shards: list[tuple[int, str]] = field(default_factory=list)  # Arcana (amount, source)
+    cards: list[tuple[Any, str]] = field(default_factory=list)  # Arcana (ArcanaCard, source)
     coin_notes: list[tuple[int, str, str]] = field(default_factory=list)  # (amount, reason, note)
     lines: list[str] = field(default_factory=list)
 
@@ -50,6 +53,14 @@ class Grant:
             self.add_coins(reward.coins, reason=reason, note=source)
         if reward.cosmetic_id:
             self.cosmetics.append((reward.cosmetic, source))
+        self.add_arcana(reward.shards, reward.arcana_card, source=source)
+
+    def add_arcana(self, shards: int, card: Any, *, source: str) -> None:
+        """Arcana shards and an ability card (either may be 0/None)."""
+        if shards:
+            self.shards.append((shards, source))
+        if card is not None:
+            self.cards.append((card, source))
 
     def add_coins(self, amount: int, *, reason: str, note: str) -> None:
         self.coins += amount
@@ -95,6 +106,7 @@ def grant_apply(
     progress.save(update_fields=["xp", "level", "coins"])
     season_xp = _add_season_xp(progress, grant.season_xp, now)
     owned = [cosmetic_own(progress.user, item, source=src) for item, src in grant.cosmetics]
+    _arcana_apply(progress, grant)
     return Applied(
         level_before,
         progress.level,
@@ -104,17 +116,32 @@ def grant_apply(
     )
 
 
+def _arcana_apply(progress: PlayerProgress, grant: Grant) -> None:
+    """Arcana cards and shards go to the player's collection (arcana.services, which takes
+    the Collector lock after ours); its lines join the grant's."""
+    if not (grant.shards or grant.cards):
+        return
+    for amount, source in grant.shards:
+        grant.lines += collection_grant(user=progress.user, shards=amount, source=source)
+    if grant.cards:
+        grant.lines += collection_grant(user=progress.user, cards=grant.cards)
+
+
 def _add_level_reward(grant: Grant, level: int) -> None:
-    reward = LevelReward.objects.select_related("cosmetic").filter(level=level).first()
+    reward = (
+        LevelReward.objects.select_related("cosmetic", "arcana_card").filter(level=level).first()
+    )
     source = f"Level {level}"
     if reward is None:
         grant.add_coins(levels.default_level_coins(level), reason="level", note=source)
+        grant.add_arcana(levels.DEFAULT_LEVEL_SHARDS, None, source=source)
     else:  # a level reward's XP would feed back into levels: only coins, season XP, items
         grant.season_xp += reward.season_xp
         if reward.coins:
             grant.add_coins(reward.coins, reason="level", note=source)
         if reward.cosmetic_id:
             grant.cosmetics.append((reward.cosmetic, source))
+        grant.add_arcana(reward.shards, reward.arcana_card, source=source)
     grant.lines.append(f"Level {level} reached!")
 
 

@@ -62,6 +62,10 @@ def _season_next(last: Season, now: datetime.datetime) -> Season:
             free_cosmetic_id=tier.free_cosmetic_id,
             premium_coins=tier.premium_coins,
             premium_cosmetic_id=tier.premium_cosmetic_id,
+            free_shards=tier.free_shards,
+            free_card_id=tier.free_card_id,
+            premium_shards=tier.premium_shards,
+            premium_card_id=tier.premium_card_id,
         )
         for tier in last.tiers.all()
     )
@@ -111,9 +115,7 @@ def _claim_all_reached(progress: Any, season_id: int) -> int:
 
 
 def _tier_gives(tier: SeasonTier, track: str) -> bool:
-    if track == "free":
-        return bool(tier.free_coins or tier.free_cosmetic_id)
-    return bool(tier.premium_coins or tier.premium_cosmetic_id)
+    return tier.gives(track)
 
 
 def _add_tier_reward(grant: Grant, tier: SeasonTier, track: str) -> None:
@@ -124,6 +126,10 @@ def _add_tier_reward(grant: Grant, tier: SeasonTier, track: str) -> None:
         grant.add_coins(coins, reason=CoinEntry.Reason.TIER, note=source)
     if cosmetic is not None:
         grant.cosmetics.append((cosmetic, source))
+    if track == "free":
+        grant.add_arcana(tier.free_shards, tier.free_card, source=source)
+    else:
+        grant.add_arcana(tier.premium_shards, tier.premium_card, source=source)
 
 
 def tier_claim(

@@ -23,7 +23,9 @@ def progression_header(context: dict[str, Any]) -> dict[str, Any]:
     user = context.get("user")
     if user is None or not user.is_authenticated:
         return {"bar": None}
-    return {"bar": selectors.level_bar_for(user=user)}
+    # signed_in: a player with no bar yet still gets the header's slot, which the board's
+    # out-of-band level bar fills once a match has earned one (games.rendering).
+    return {"bar": selectors.level_bar_for(user=user), "signed_in": True}
 
 
 @register.inclusion_tag("progression/partials/match_end.html", takes_context=True)
@@ -91,3 +93,38 @@ TABLE_THEMED = "background: var(--cos-table, none); border-radius: 18px; padding
 @register.simple_tag
 def cosmetic_url(cosmetic: Any) -> str:
     return static(cosmetic.asset) if cosmetic and cosmetic.asset else ""
+
+
+# An achievement's icon is a character an admin picks (Achievement.icon); some (⛨, ✿) are in
+# no font a phone has, and showed as an empty box. Each is drawn instead, from one sprite.
+ACHIEVEMENT_SYMBOLS = {
+    "⚔": "swords",
+    "✿": "flower",
+    "❀": "flower",
+    "☠": "skull",
+    "💀": "skull",
+    "✊": "fist",
+    "👊": "fist",
+    "⛨": "shield",
+    "🛡": "shield",
+    "⇄": "swap",
+    "🔄": "swap",
+    "♣": "club",
+    "☘": "club",
+    "★": "star",
+}
+
+
+@register.simple_tag
+def achievement_icon(achievement: Any, size: str = "") -> SafeString:
+    """The achievement's icon as SVG (a star for a character not drawn here)."""
+    glyph = (achievement.icon or "").strip().replace("\ufe0f", "")
+    symbol = ACHIEVEMENT_SYMBOLS.get(glyph, "star")
+    return format_html(
+        '<span class="ach-icon{}" data-symbol="{}"><svg class="ach-svg" aria-hidden="true" '
+        'focusable="false"><use href="{}#{}"></use></svg></span>',
+        f" {size}" if size else "",
+        symbol,
+        static("img/achievements.svg"),
+        symbol,
+    )

@@ -18,6 +18,13 @@
     form.querySelectorAll("[data-seat-row]").forEach(function (row) {
       row.hidden = Number(row.getAttribute("data-seat-row")) >= size;
     });
+    form.querySelectorAll("[data-show-game]").forEach(function (row) {
+      row.hidden = row.getAttribute("data-show-game") !== option.value;
+    });
+    var variant = form.querySelector('select[name="variant"]');
+    form.querySelectorAll("[data-classic-only]").forEach(function (row) {
+      if (variant && variant.value === "arcana") row.hidden = true;
+    });
     var checked = form.querySelector('input[name="opponent"]:checked');
     form.querySelectorAll("[data-show-for]").forEach(function (row) {
       if (row.hidden) return;
@@ -80,4 +87,88 @@
     });
   }
   setInterval(tickClocks, 30000);
+
+  // Filters that apply on change (the open tables' reliability): submit the form. Without
+  // JavaScript a <noscript> button does it.
+  document.addEventListener("change", function (event) {
+    var field = event.target;
+    if (field && field.matches && field.matches("[data-autosubmit]") && field.form) {
+      field.form.requestSubmit ? field.form.requestSubmit() : field.form.submit();
+    }
+  });
+
+  // A tab shown again re-checks its board (the board's hx-trigger listens for
+  // "page-visible"): an event, not an htmx trigger filter, which would need eval.
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") {
+      document.dispatchEvent(new CustomEvent("page-visible"));
+    }
+  });
+
+  // The match's one live region (#board-summary, outside the board): whose turn it is and
+  // the newest event, said once each time they change; the board is swapped whole and is
+  // not live itself, or every swap would read the whole board out.
+  function summarizeBoard() {
+    var summary = document.getElementById("board-summary");
+    var board = document.getElementById("board");
+    if (!summary || !board) return;
+    var parts = [];
+    var banner = board.querySelector("[data-testid='turn-banner']");
+    if (banner) parts.push(banner.textContent.replace(/\s+/g, " ").trim());
+    var last = board.querySelector(".log-list li");
+    if (last) parts.push(last.textContent.replace(/\s+/g, " ").trim());
+    var text = parts.join(". ");
+    if (summary.textContent !== text) summary.textContent = text;
+  }
+  summarizeBoard();
+  ["htmx:afterSettle", "htmx:oobAfterSwap"].forEach(function (type) {
+    document.addEventListener(type, summarizeBoard);
+  });
+
+  // A "slow down" notice (a 429 swapped into #site-notices) goes once its wait is over.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var notices = event.detail.target;
+    if (!notices || notices.id !== "site-notices") return;
+    var notice = notices.querySelector("[data-retry-after]");
+    var seconds = notice ? Number(notice.dataset.retryAfter) || 5 : 5;
+    setTimeout(function () { if (notice) notice.remove(); }, Math.min(seconds, 60) * 1000);
+  });
+
+  // A request the server could not answer (5xx: busy, restarting, its database or Redis
+  // out of reach) or that never reached it is said so, never dropped in silence: htmx
+  // swaps nothing for those (base.html's responseHandling), so the board would just stop
+  // moving. The notice goes with the next request that works: the board's poll keeps
+  // asking, and brings the board up to date when the server is back.
+  var TROUBLE = "server-trouble";
+  function showTrouble(text) {
+    var notices = document.getElementById("site-notices");
+    if (!notices) return;
+    var notice = document.getElementById(TROUBLE);
+    if (!notice) {
+      notice = document.createElement("p");
+      notice.id = TROUBLE;
+      notice.className = "flash error site-notice";
+      notice.setAttribute("role", "alert");
+      notice.setAttribute("data-testid", TROUBLE);
+      notices.appendChild(notice);
+    }
+    notice.textContent = text;
+  }
+  document.addEventListener("htmx:responseError", function (event) {
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    var sent = (event.detail.requestConfig || {}).verb !== "get";
+    var what = sent ? "That was not carried out: please try again in a few seconds." :
+      "The board will catch up by itself once the server answers again.";
+    showTrouble(status === 503 ?
+      "Cardhall cannot answer right now (busy, or briefly out of reach). " + what :
+      "Something went wrong on our side (error " + status + "). " + what);
+  });
+  document.addEventListener("htmx:sendError", function () {
+    showTrouble("Cardhall cannot be reached: check your connection. The board will catch " +
+      "up by itself once you are back online.");
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var notice = document.getElementById(TROUBLE);
+    if (notice && event.detail.successful) notice.remove();
+  });
 })();

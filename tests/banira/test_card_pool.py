@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.core.management import call_command
 from django.urls import reverse
 
 from banira import services
@@ -42,8 +41,8 @@ def test_the_classic_list_is_the_engines_default_deck() -> None:
 
 
 def test_loading_the_default_deck_again_changes_nothing() -> None:
-    call_command("load_banira_default_deck")
-    call_command("load_banira_default_deck")
+    services.deck_list_load_default()
+    services.deck_list_load_default()
     assert DeckList.objects.filter(slug="classic").count() == 1
     assert DeckEntry.objects.filter(deck_list__slug="classic").count() == 50
     assert DeckList.objects.get(slug="classic").to_engine_deck() == DEFAULT_DECK
@@ -53,7 +52,7 @@ def test_loading_keeps_an_admins_edit_of_the_classic_list() -> None:
     classic = DeckList.objects.get(slug="classic")
     entry = classic.entries.first()
     entry.delete()
-    call_command("load_banira_default_deck")
+    services.deck_list_load_default()
     assert classic.entries.count() == 49
 
 

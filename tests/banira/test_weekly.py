@@ -15,6 +15,7 @@ from banira.models import ChallengeRun, DeckList, PracticeRun, WeeklyChallenge
 from config.schedules import CELERY_BEAT_SCHEDULE
 from games import selectors as match_selectors
 from games import services as match_services
+from games.consumers import socket_group_for
 from games.errors import MatchError
 from games.models import Match
 from tests.concurrency import race
@@ -314,7 +315,7 @@ def test_nobody_else_may_watch_a_weekly_run_before_the_week_ends(client, alice, 
             response = client.get(url)
             assert response.status_code == 404
             assert "private until its week ends" in response.content.decode()
-    assert match_selectors.socket_group_for(match_id=match.pk, user=bob) is None
+    assert socket_group_for(match_id=match.pk, user=bob) is None
 
 
 def test_a_weekly_run_opens_to_everyone_once_the_week_is_over(client, alice, bob) -> None:

@@ -53,14 +53,24 @@ P = TypeVar("P", bound=Player)
 def new_player(
     browser: Browser, base_url: str, username: str, *, player_class: type[P] = Player
 ) -> P:
-    """A fresh browser context; the page's JavaScript errors and websockets are recorded."""
+    """A fresh browser context; the page's JavaScript errors (Content-Security-Policy
+    violations among them) and websockets are recorded."""
     context = browser.new_context(base_url=base_url, viewport=VIEWPORT)
     context.set_default_timeout(DEFAULT_TIMEOUT)
     page = context.new_page()
     player = player_class(username, context, page)
     page.on("pageerror", lambda error: player.page_errors.append(str(error)))
+    page.on("console", lambda message: _record_csp_violation(player, message.text))
     page.on("websocket", lambda socket: player.sockets.append(socket.url))
     return player
+
+
+def _record_csp_violation(player: Player, text: str) -> None:
+    """Chromium reports what the Content-Security-Policy blocked on the console, and htmx
+    what it refused to eval: each is a page error, so every browser test that checks
+    `page_errors` fails on one."""
+    if "Content Security Policy" in text or "evalDisallowedError" in text:
+        player.page_errors.append(f"CSP: {text}")
 
 
 def sign_up(player: Player) -> None:

@@ -322,7 +322,7 @@ def _create_ai_match(player: GrimhandPlayer) -> int:
     level = page.locator("select[name=ai_level]")
     expect(level).to_be_visible()
     level.select_option(label="Normal")
-    expect(level).to_have_value("greedy")
+    expect(level).to_have_value("normal")
     page.get_by_test_id("create-match").click()
     # The AI may move first, and its very first card may be the Death card.
     return _on_match_page(player, re.compile(r"^(active|finished)$"))

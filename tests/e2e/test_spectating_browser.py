@@ -79,8 +79,10 @@ def test_a_spectator_watches_a_public_match_live(
             expect(carol.testid("seed")).to_have_count(0)
         expect(carol.page.locator("button[data-testid^='draw-']")).to_have_count(0)
         assert _faces_in_hands(carol) == [], "the spectator saw cards in hand"
-        # The same check finds the players' own cards, so it can fail.
-        assert _faces_in_hands(alice) or _faces_in_hands(bob)
+        # The same check finds the players' own cards, so it can fail: whenever a card went
+        # into a hand (a Death card on the first draw ends the match with both hands empty).
+        if any(player.page.get_by_text("into hand").count() for player in players):
+            assert _faces_in_hands(alice) or _faces_in_hands(bob)
         backs = carol.page.locator("[data-testid^='hand-']")
         assert backs.count() > 0
         assert not carol.page_errors, carol.page_errors

@@ -11,13 +11,13 @@ moves and, for a searching level, a sampler.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
 import pytest
 
-from games.ai import bot_names, get_bot
-from games.ai.hard import HardBot
+from games.ai import get_bot, levels
 from games.ai.ismcts import Determinizer
 from games.ai.play import play_match
 from games.engine import registry
@@ -107,20 +107,20 @@ class GuardedBot:
         return move
 
 
-def _level(name: str) -> Any:
-    # Hard with a short guard: the same search, stopped after its first determinizations.
-    return HardBot(seconds=0.02) if name == "ismcts" else get_bot(name)
+def _level(name: str, slug: str) -> Any:
+    # A short guard: Hard's same search, stopped after its first determinizations.
+    return dataclasses.replace(levels.get(name), guard_seconds=0.02).bot(slug)
 
 
-@pytest.mark.parametrize("level", bot_names())
+@pytest.mark.parametrize("level", [level.id for level in levels.offered()])
 @pytest.mark.parametrize("slug", sorted(SEATS))
 def test_every_level_plays_every_game_to_the_end_without_peeking(slug: str, level: str) -> None:
     watched = Watched(registry.get(slug))
-    bots = [GuardedBot(_level(level), watched)]
+    bots = [GuardedBot(_level(level, slug), watched)]
     bots += [GuardedBot(get_bot("greedy"), watched) for _ in range(SEATS[slug] - 1)]
     state, plies, _moves = play_match(watched, f"peek:{slug}:{level}".encode() * 2, bots)  # type: ignore[arg-type]
     assert watched.game.outcome(state) is not None and plies > 0
-    searched = level == "ismcts" and watched.game.has_choices  # Dog Blade plays itself
+    searched = level == "hard" and watched.game.has_choices  # Dog Blade plays itself
     assert (watched.samples > 0) == searched
 
 

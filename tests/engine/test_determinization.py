@@ -19,7 +19,7 @@ from games.ai import RandomBot
 from games.ai.play import play_match
 from games.engine import registry
 from games.engine.core import Chance, Game
-from games.engine.dogblade import DogBladeState, random_card
+from games.engine.dogblade.state import DogBladeState, random_card
 
 SEATS = {"banira": (1,), "dogblade": (2,), "grimhand": (2,), "haymaker": (2,), "shield": (3, 4)}
 SAMPLE_SEEDS = 4

@@ -19,10 +19,11 @@ from games.ai import get_bot
 from games.ai.banira_greedy import evaluate
 from games.ai.greedy import GreedyBot, evaluator_for
 from games.ai.play import play_match
+from games.ai.simulation.matches import simulate
+from games.ai.simulation.stats import percentile, score_distribution
 from games.engine import registry
 from games.engine.banira.cards import SLOT_INDEX, SLOTS
 from games.engine.core import Chance
-from games.management.commands.simulate import percentile, score_distribution, simulate
 
 GAME = registry.get("banira")
 RUNS = 200
@@ -33,8 +34,8 @@ def run_seed(index: int) -> bytes:
 
 
 def test_greedy_scores_well_above_random() -> None:
-    greedy = simulate(GAME, ["greedy"], matches=RUNS, seed=11, max_plies=1_000, rotate=True)
-    random = simulate(GAME, ["random"], matches=RUNS, seed=11, max_plies=1_000, rotate=True)
+    greedy = simulate(GAME, ["normal"], matches=RUNS, seed=11, max_plies=1_000, rotate=True)
+    random = simulate(GAME, ["easy"], matches=RUNS, seed=11, max_plies=1_000, rotate=True)
     greedy_mean = greedy["runs"]["scores"]["mean"]
     random_mean = random["runs"]["scores"]["mean"]
     assert greedy_mean >= 1.3 * random_mean, (greedy_mean, random_mean)
@@ -144,7 +145,7 @@ def _simulate(*args: str) -> str:
 
 
 def test_simulate_reports_the_score_distribution_of_one_seat_runs() -> None:
-    report = json.loads(_simulate("banira", "--matches", "30", "--bots", "greedy", "--json"))
+    report = json.loads(_simulate("banira", "--matches", "30", "--bots", "normal", "--json"))
     runs = report["runs"]
     assert report["game"] == "banira" and report["seats"] == 1 and report["matches"] == 30
     assert set(runs) == {"scores", "completed", "completed_share", "endings"}
@@ -155,7 +156,7 @@ def test_simulate_reports_the_score_distribution_of_one_seat_runs() -> None:
     assert runs["completed"] == runs["endings"].get("complete", 0) == report["wins"]
     assert runs["completed_share"] == round(runs["completed"] / 30, 4)
     assert report["draws"] == 0  # a run that fails is not a draw
-    assert report["bots"] == [{"bot": "greedy", "wins": runs["completed"]}]
+    assert report["bots"] == [{"bot": "normal", "wins": runs["completed"]}]
 
 
 def test_simulate_one_seat_runs_are_reproducible_and_print_a_score_table() -> None:
@@ -163,15 +164,15 @@ def test_simulate_one_seat_runs_are_reproducible_and_print_a_score_table() -> No
         return json.loads(_simulate("banira", "--matches", "10", "--seed", seed, "--json"))["runs"]
 
     assert tally("3") == tally("3")
-    table = _simulate("banira", "--matches", "5", "--bots", "random")
-    assert "banira: 5 runs by random, seed 1" in table
+    table = _simulate("banira", "--matches", "5", "--bots", "easy")
+    assert "banira: 5 runs by easy, seed 1" in table
     assert "final score: mean" in table and "p10" in table and "completed:" in table
     assert "moves/s" in table
 
 
 def test_simulate_refuses_a_second_seat_for_banira() -> None:
     with pytest.raises(CommandError, match="exactly 1 player, not 2"):
-        _simulate("banira", "--bots", "greedy,random")
+        _simulate("banira", "--bots", "normal,easy")
 
 
 def test_two_player_reports_have_no_runs_section() -> None:

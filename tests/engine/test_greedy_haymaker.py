@@ -83,7 +83,8 @@ def test_greedy_plays_a_game_without_a_heuristic_at_random() -> None:
 def test_simulate_pairs_each_deal_and_reports_a_wilson_interval() -> None:
     from django.core.management import call_command
 
-    from games.management.commands.simulate import deal_index, wilson_interval
+    from games.ai.simulation.deals import deal_index
+    from games.ai.simulation.stats import wilson_interval
 
     assert [deal_index(2, index, True) for index in range(6)] == [0, 0, 1, 1, 2, 2]
     assert [deal_index(2, index, False) for index in range(3)] == [0, 1, 2]
@@ -92,7 +93,7 @@ def test_simulate_pairs_each_deal_and_reports_a_wilson_interval() -> None:
     assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0
 
     out = StringIO()
-    args = ("haymaker", "--matches", "40", "--bots", "greedy,random", "--json")
+    args = ("haymaker", "--matches", "40", "--bots", "normal,easy", "--json")
     call_command("simulate", *args, stdout=out)
     report = json.loads(out.getvalue())
     assert report["paired"] is True and report["rotate_seats"] is True

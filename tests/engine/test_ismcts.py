@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from games.ai import RandomBot, get_bot
-from games.ai.hard import HardBot
+from games.ai import RandomBot, levels
 from games.ai.ismcts import Determinizer, IsmctsBot, move_key
 from games.ai.play import play_match, seat_chance
 from games.engine import registry
@@ -34,9 +33,10 @@ def decide(bot: IsmctsBot, game: Game, state: Any, seat: int, label: str) -> Mov
     return searching.decide(bot, game, state, seat, seed_for(label))
 
 
-def test_it_is_registered_as_hard() -> None:
-    bot = get_bot("ismcts")
-    assert isinstance(bot, HardBot) and bot.wants_samples
+def test_hard_plays_it_where_its_table_names_no_other_search() -> None:
+    assert "dogblade" not in levels.HARD.games
+    bot = levels.HARD.bot("dogblade")
+    assert isinstance(bot, IsmctsBot) and bot.wants_samples
     assert bot.seconds is not None and bot.seconds <= 1.0
 
 

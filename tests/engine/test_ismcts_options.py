@@ -4,16 +4,16 @@ information (the same checks as tests/engine/test_ismcts.py for the plain ISMCTS
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 from typing import Any
 
 import pytest
 
-from games.ai import get_bot
+from games.ai import levels
 from games.ai.flat_mc import FlatMonteCarloBot
 from games.ai.greedy import GreedyBot, evaluator_for
-from games.ai.hard import GUARD_SECONDS, HARD, HardBot, config_for, searcher
 from games.ai.ismcts import Determinizer, IsmctsBot, move_key
 from games.ai.rollout import GreedyPolicy, policy_for, random_policy, rollout
 from games.engine import registry
@@ -127,15 +127,16 @@ def test_flat_monte_carlo_without_a_sampler_plays_greedy_and_legal() -> None:
 
 def test_hard_is_configured_for_every_registered_game() -> None:
     for slug in registry.slugs():
-        config = config_for(slug)
-        bot = searcher(config)
-        assert bot.seconds == GUARD_SECONDS  # the guard against a slow machine
-        assert config["search"] in {"ismcts", "flat"}
-    assert set(HARD) <= set(registry.slugs())
-    hard = get_bot("ismcts")
-    assert isinstance(hard, HardBot) and hard.name == "ismcts"
-    with pytest.raises(ValueError, match="unknown search"):
-        searcher({"search": "psychic"})
+        search = levels.HARD.search(slug)
+        bot = levels.HARD.bot(slug)
+        assert search.bot in {"ismcts", "flat"}
+        assert bot.seconds == levels.GUARD_SECONDS  # type: ignore[attr-defined]
+        budget = "samples" if search.bot == "flat" else "iterations"
+        assert getattr(bot, budget) == search.settings[budget]
+        assert search.summary.endswith(f"{search.settings[budget]} {budget}")
+    assert set(levels.HARD.games) <= set(registry.slugs())
+    with pytest.raises(ValueError, match="unknown bot"):
+        levels.Search("psychic")
 
 
 @pytest.mark.parametrize("slug", sorted(SEATS))
@@ -146,8 +147,11 @@ def test_hard_decides_like_its_configured_search(slug: str) -> None:
         pytest.skip(f"{slug}: no choice in this match")
     state = states[len(states) // 2]
     seat = game.to_act(state)[0]
-    unguarded = searcher(config_for(slug), seconds=None)
-    assert move_key(decide(HardBot(seconds=None), game, state, seat, "hard")) == move_key(
+    search = levels.HARD.search(slug)
+    by_hand = {"flat": FlatMonteCarloBot, "ismcts": IsmctsBot}[search.bot]
+    unguarded = by_hand(seconds=None, **search.settings)  # type: ignore[operator]
+    hard = dataclasses.replace(levels.HARD, guard_seconds=None).bot(slug)
+    assert move_key(decide(hard, game, state, seat, "hard")) == move_key(
         decide(unguarded, game, state, seat, "hard")
     )
 

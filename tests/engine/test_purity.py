@@ -1,7 +1,14 @@
-"""The engine and the bots are pure Python: they import and play with Django absent."""
+"""The engine and the bots are pure Python: they import and play with Django absent, and
+they import nothing but the standard library and themselves.
+
+`lint-imports` (pyproject.toml, "engine-pure" and "ai-pure") forbids Django, Channels,
+Celery and the rest of the project by name; the static test here allows the standard
+library only, so any other package (a new dependency) is caught too.
+"""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 import textwrap
@@ -57,3 +64,34 @@ def test_engine_and_bots_run_without_the_web_stack() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "dogblade" in result.stdout
+
+
+# What each pure package may import besides the standard library.
+OWN_IMPORTS = {"engine": ("games.engine",), "ai": ("games.engine", "games.ai")}
+
+
+def _imported_modules(path: Path) -> list[tuple[int, str]]:
+    imported = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            imported += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            imported.append((node.lineno, node.module))
+    return imported
+
+
+def _is_allowed(module: str, own: tuple[str, ...]) -> bool:
+    if module.split(".")[0] in sys.stdlib_module_names:
+        return True
+    return any(module == name or module.startswith(name + ".") for name in own)
+
+
+def test_engine_and_bots_import_the_standard_library_and_themselves_only() -> None:
+    offending = [
+        f"{path.relative_to(PROJECT_ROOT)}:{line} imports {module}"
+        for package, own in OWN_IMPORTS.items()
+        for path in sorted((PROJECT_ROOT / "games" / package).rglob("*.py"))
+        for line, module in _imported_modules(path)
+        if not _is_allowed(module, own)
+    ]
+    assert not offending, "\n".join(offending)

@@ -1,4 +1,5 @@
-"""`manage.py simulate`: bot matches through the engine, no database."""
+"""`manage.py simulate`: AI levels play matches through the engine, no database (the
+command over games.ai.simulation)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ def simulate(*args: str) -> str:
 
 
 def test_simulate_reports_json() -> None:
-    args = ("dogblade", "--matches", "50", "--bots", "random,random", "--seed", "1", "--json")
+    args = ("dogblade", "--matches", "50", "--bots", "easy,easy", "--seed", "1", "--json")
     report = json.loads(simulate(*args))
     assert {
         "game",
@@ -35,7 +36,7 @@ def test_simulate_reports_json() -> None:
     assert report["wins"] + report["draws"] == report["matches"]
     assert report["unfinished"] == 0
     assert sum(report["wins_by_seat"]) == sum(bot["wins"] for bot in report["bots"]) == 50
-    assert [bot["bot"] for bot in report["bots"]] == ["random", "random"]
+    assert [bot["bot"] for bot in report["bots"]] == ["easy", "easy"]
     assert 0 < report["plies"]["mean"] <= report["plies"]["max"]
     assert report["engine_moves"] == round(report["plies"]["mean"] * 50)
     assert report["engine_moves_per_second"] > 0
@@ -51,7 +52,7 @@ def test_simulate_is_reproducible_from_its_seed() -> None:
 
 
 def test_simulate_prints_a_table_by_default() -> None:
-    table = simulate("dogblade", "--matches", "5", "--bots", "random")
+    table = simulate("dogblade", "--matches", "5", "--bots", "easy")
     assert "dogblade: 5 matches" in table
     assert "seat 0" in table and "moves/s" in table
 
@@ -74,9 +75,12 @@ def test_simulate_plays_every_deal_with_the_match_options() -> None:
     ("args", "message"),
     [
         (("nosuchgame",), "There is no game called"),
-        (("dogblade", "--bots", "random,nosuchbot"), "There is no bot called"),
-        (("dogblade", "--bots", "random,random,random"), "exactly 2 players"),
-        (("dogblade", "--bots", "random", "--seats", "3"), "exactly 2 players"),
+        (("dogblade", "--bots", "easy,nosuchlevel"), "There is no AI level “nosuchlevel”"),
+        (("dogblade", "--bots", "random"), "There is no AI level “random”"),  # a bot, not a level
+        (("dogblade", "--bots", "tutorial"), "There is no AI level “tutorial”"),
+        (("dogblade", "--bots", "easy,easy,easy"), "exactly 2 players"),
+        (("dogblade", "--bots", "easy", "--seats", "3"), "exactly 2 players"),
+        (("shield", "--bots", "easy,normal", "--seats", "3"), "does not match the 2 levels"),
         (("dogblade", "--matches", "0"), "--matches must be at least 1"),
         (("dogblade", "--matches", "many"), "invalid int value"),
         (("grimhand", "--options", '{"hp": 2}'), "--options: Starting HP is a whole number"),

@@ -252,6 +252,21 @@ def test_a_running_shield_setup_export_hides_other_seats_picks(client, make_user
         }
 
 
+def test_a_fixed_deal_is_exported_only_with_the_seed(client, alice, tmp_path):
+    """A tutorial's fixed deal is the tutor's hand and the draw order: hidden like a seed."""
+    match = services.tutorial_start(user=alice, game_slug="haymaker")
+    assert "deal" in match.options and match.status == Match.Status.ACTIVE
+    for user in (alice, None):
+        document = exported(client, match, user)
+        assert document["options"] == {} and document["seed"] is None
+        assert not any(card in json.dumps(document) for card in match.options["deal"]["deck"])
+    services.match_resign(match_id=match.pk, user=alice)
+    match.refresh_from_db()
+    document = exported(client, match)
+    assert document["options"] == match.options and document["seed"]
+    assert "Verified" in verify_command(tmp_path, document)
+
+
 def _first_card(match, seat):
     from games import selectors
 

@@ -137,15 +137,25 @@ def test_presence_counts_every_open_page_and_expires(alice, monkeypatch):
     assert not presence.is_present(user_id=alice.pk, match_id=7)  # no heartbeat: gone
 
 
-def test_against_the_ai_your_turn_is_in_app_only_and_not_when_present(alice):
+def test_against_the_ai_your_turn_is_the_beats_in_app_only_and_not_when_present(alice):
     ai_first = {"deal": LONG_DEAL["deal"] | {"first": 1}}
     match = games.match_create(creator=alice, game_slug="dogblade", opponent="ai", options=ai_first)
+    assert not Notification.objects.filter(user=alice).exists()  # not at once: the AI is quick
+    seat = seat_of(match, 0)
+    assert services.reminders_send_due(now=seat.turn_started + dt.timedelta(seconds=30)) == {
+        "turn": 0,
+        "late": 0,
+    }
+    # A minute on, not on the board: one row in the notification centre, no email.
+    assert services.reminders_send_due(now=seat.turn_started + dt.timedelta(minutes=1))["turn"]
     notification = Notification.objects.get(user=alice, kind=Kind.TURN)
     assert notification.in_app and not notification.by_email and mail.outbox == []
     assert "against AI · Easy" in notification.text
 
     presence.presence_touch(user_id=alice.pk, match_id=match.pk, channel="page")
     games.move_submit(match_id=match.pk, user=alice, ply=1, move={"type": "attack"})
+    later = seat_of(match, 0).turn_started + dt.timedelta(minutes=2)
+    services.reminders_send_due(now=later)  # on the board: recorded, never shown
     assert Notification.objects.filter(user=alice, kind=Kind.TURN, in_app=True).count() == 1
 
 

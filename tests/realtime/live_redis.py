@@ -13,6 +13,7 @@ import asyncio
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -72,38 +73,60 @@ class ThrowawayRedis:
             self.process.terminate()
             self.process.wait(timeout=10)
 
+    def kill(self) -> None:
+        """Gone at once, as a crash: kill -9 (its data is not kept: no persistence)."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
 
-@contextmanager
-def throwaway_redis() -> Iterator[ThrowawayRedis]:
-    """A redis-server of our own on a spare port: no persistence, stopped afterwards."""
+    def start(self) -> None:
+        """Start it again on the same port (empty, as a restarted server without data)."""
+        self.stop()
+        self.process = _start_redis_server(self.port)
+
+    def pause(self) -> None:
+        """Hung: it keeps its connections and accepts new ones, and answers nothing."""
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        self.process.send_signal(signal.SIGCONT)
+
+
+def _start_redis_server(port: int) -> subprocess.Popen:
+    """redis-server on `port`, no persistence, answering PING; fails the test otherwise."""
     import redis
 
     if REDIS_SERVER is None:
         pytest.fail("redis-server is not installed: the throwaway Redis needs it", pytrace=False)
-    port = free_port()
     process = subprocess.Popen(
         [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
          "--appendonly", "no", "--protected-mode", "no"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )  # fmt: skip
-    server = ThrowawayRedis(port, process)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            with redis.Redis(port=port, socket_timeout=1) as client:
+                client.ping()
+            return process
+        except redis.ConnectionError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                process.kill()
+                pytest.fail("the throwaway redis-server did not start", pytrace=False)
+            time.sleep(0.05)
+
+
+@contextmanager
+def throwaway_redis() -> Iterator[ThrowawayRedis]:
+    """A redis-server of our own on a spare port: no persistence, stopped afterwards."""
+    port = free_port()
+    server = ThrowawayRedis(port, _start_redis_server(port))
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                with redis.Redis(port=port, socket_timeout=1) as client:
-                    client.ping()
-                break
-            except redis.ConnectionError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    pytest.fail("the throwaway redis-server did not start", pytrace=False)
-                time.sleep(0.05)
         yield server
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait(timeout=10)
+        server.resume()  # a paused server cannot be stopped
+        server.kill()
 
 
 @contextmanager

@@ -215,7 +215,7 @@ class Player:
         fields = hidden_fields(form) | {
             "game": "dogblade",
             "players": "2",
-            "ai_level": "random",
+            "ai_level": "easy",
             "time_control": "",
         }
         status, page, path = self.post(server, "/play/", fields | choices)
@@ -371,7 +371,7 @@ def test_a_move_posted_to_one_server_reaches_a_socket_on_the_other(cluster, play
 def test_an_ai_move_made_by_the_worker_reaches_sockets_on_both_servers(cluster, players):
     a, b = cluster.a, cluster.b
     ann, ben = players
-    match_id = ann.start_match(a, opponent="ai", ai_level="greedy")  # Normal
+    match_id = ann.start_match(a, opponent="ai", ai_level="normal")
     form = ann.wait_for_turn(a, match_id)  # if the AI opened, the worker has moved already
     ply = int(hidden_fields(form)["ply"])
 

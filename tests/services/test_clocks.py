@@ -1,4 +1,5 @@
-"""Clocks: time controls, the time bank, timeouts settled by the sweeper, pauses, vacations."""
+"""Clocks: time controls, the time bank, timeouts settled by the sweeper, pauses, and
+deadlines moved for a vacation."""
 
 import datetime as dt
 
@@ -273,40 +274,27 @@ def test_a_finished_match_cannot_be_paused(alice, bob, make_match):
         services.match_pause_request(match_id=match.pk, user=alice)
 
 
-# --- vacations ------------------------------------------------------------------------------
+# --- deadlines moved for a player (what a vacation does: tests/accounts/test_vacation.py) ---
 
 
-def test_a_vacation_moves_my_running_deadlines_and_returning_early_gives_days_back(
-    alice, bob, make_match
-):
+def test_deadlines_shift_moves_only_that_players_running_turns(alice, bob, make_match):
     match = make_match(alice, bob, options=EXAMPLE_DEAL)
-    before = _seat(match, 0).deadline
-    services.vacation_start(user=alice, days=5)
-    assert _seat(match, 0).deadline == before + dt.timedelta(days=5)
-    alice.profile.refresh_from_db()
-    assert clock.vacation_days_left(alice.profile) == clock.VACATION_DAYS_PER_YEAR - 5
-    services.vacation_end(user=alice)
-    alice.profile.refresh_from_db()
-    assert clock.vacation_days_left(alice.profile) >= clock.VACATION_DAYS_PER_YEAR - 1
-    assert abs((_seat(match, 0).deadline - before).total_seconds()) < 24 * 3600
+    mover = match.seats_to_act[0]
+    other = 1 - mover
+    before = _seat(match, mover).deadline
+    services.deadlines_shift(user=_user_of(match, mover), by=dt.timedelta(days=2))
+    assert _seat(match, mover).deadline == before + dt.timedelta(days=2)
+    assert _seat(match, other).deadline is None  # not their turn: no clock to move
+    services.deadlines_shift(user=_user_of(match, other), by=dt.timedelta(days=2))
+    assert _seat(match, mover).deadline == before + dt.timedelta(days=2)
 
 
-def test_a_turn_that_starts_during_my_vacation_counts_from_its_end(alice, bob, make_match):
+def test_deadlines_shift_back_never_comes_closer_than_an_hour(alice, bob, make_match):
     match = make_match(alice, bob, options=EXAMPLE_DEAL)
-    services.vacation_start(user=bob, days=3)
-    while 1 not in match.seats_to_act:
-        _play_legal(match)
-        match.refresh_from_db()
-    seat = _seat(match, 1)
-    assert seat.deadline - seat.turn_started > dt.timedelta(days=3)
-
-
-@pytest.mark.parametrize("days", [0, -1, "soon", None, 31])
-def test_bad_vacation_days_are_refused(alice, days):
-    with pytest.raises(CannotCreate):
-        services.vacation_start(user=alice, days=days)
-    alice.profile.refresh_from_db()
-    assert alice.profile.vacation_until is None and alice.profile.vacation_days_used == 0
+    mover = match.seats_to_act[0]
+    now = timezone.now()
+    services.deadlines_shift(user=_user_of(match, mover), by=-dt.timedelta(days=30), now=now)
+    assert _seat(match, mover).deadline == now + dt.timedelta(hours=1)
 
 
 # --- open tables, the cap, rematch -------------------------------------------------------------

@@ -6,8 +6,10 @@ their own, a hit and a pass; the scripted tutor answers on its own (on-commit ho
 
 import pytest
 
-from games import selectors, services, tutorials
+from games import selectors, services
+from games.boards import tutorial_for
 from games.engine import registry
+from games.errors import OffScript
 from games.models import Match, Seat
 
 pytestmark = pytest.mark.django_db(transaction=True)  # on-commit hooks run: the tutor moves
@@ -85,13 +87,13 @@ def test_the_tutorial_walks_through_every_move(alice):
     view = board["view"]
     assert view["ply"] == 10 and view["my_role"] == "defender"
     assert "5C" in view["hand"] and view["deck_count"] == 10
-    assert board["coach"].text == tutorials.get("haymaker").farewell
+    assert board["coach"].text == tutorial_for("haymaker").farewell
     assert Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE
 
 
 def test_every_scripted_tutor_move_is_one_the_engine_lists():
     """The scripted bot plays a planned move only if it is in the listed legal moves."""
-    tutorial = tutorials.get("haymaker")
+    tutorial = tutorial_for("haymaker")
     game = registry.get("haymaker")
     state = game.new(2, bytes(32), tutorial.options)
     for ply in range(9):
@@ -104,3 +106,25 @@ def test_every_scripted_tutor_move_is_one_the_engine_lists():
             assert move in game.legal_moves(state, seat), (ply, move)
         state, _ = game.apply(state, seat, move)
     assert state.ply == 9
+
+
+def test_an_off_script_move_is_taken_back_with_the_coach_s_reason(alice):
+    """Another first attack than the coached one is refused before the engine sees it
+    (games.boards.tutorial): nothing is written, and the coach still points at the jab."""
+    match = services.tutorial_start(user=alice, game_slug="haymaker")
+    move = {"type": "attack", "cards": ["9S"]}
+    with pytest.raises(OffScript) as refused:
+        services.move_submit(match_id=match.pk, user=alice, ply=0, move=move)
+    assert "taken back" in refused.value.message and "Tap your 7♣" in refused.value.message
+    match.refresh_from_db()
+    assert match.ply == 0 and not match.moves.exists()
+    board = _board(match, alice)
+    assert board["coached_move"] == '{"cards":["7C"],"type":"attack"}'
+
+
+def test_the_coach_names_no_card_off_the_script():
+    """Were a match ever off the script, the lines (which name the tutor's cards) give way
+    to one that names none."""
+    tutorial = tutorial_for("haymaker")
+    moves = [{"type": "attack", "cards": ["9S"]}, {"type": "block", "cards": ["10S"]}]
+    assert tutorial.coach(ply=2, is_finished=False, moves=moves).text == tutorial.off_script

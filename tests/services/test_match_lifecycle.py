@@ -166,11 +166,11 @@ def test_the_host_fills_the_empty_seats_with_ai(alice, bob):
     match = services.match_create(creator=alice, game_slug="dogblade", opponent="open")
     with pytest.raises(NotSeated, match="Only the host"):
         services.match_fill_with_ai(match_id=match.pk, user=bob)
-    services.match_fill_with_ai(match_id=match.pk, user=alice, ai_level="greedy")
+    services.match_fill_with_ai(match_id=match.pk, user=alice, ai_level="normal")
     match.refresh_from_db()
     assert match.status == Match.Status.ACTIVE
     seat = match.seats.get(index=1)
-    assert seat.is_ai and seat.ai_level == "greedy" and seat.joined is not None
+    assert seat.is_ai and seat.ai_level == "normal" and seat.joined is not None
     with pytest.raises(SeatUnavailable):
         services.match_fill_with_ai(match_id=match.pk, user=alice)
 

@@ -77,12 +77,6 @@ def test_malformed_moves(match, alice, move):
     assert not Move.objects.exists()
 
 
-@pytest.mark.parametrize("ply", [None, "", "x", -1])
-def test_malformed_plies(match, alice, ply):
-    with pytest.raises(BadMove):
-        services.move_submit(match_id=match.pk, user=alice, ply=ply, move=ATTACK)
-
-
 def test_an_illegal_move_reads_like_the_rules(match, alice):
     with pytest.raises(InvalidMove, match="only move is to attack"):
         services.move_submit(match_id=match.pk, user=alice, ply=0, move={"type": "flee"})

@@ -129,7 +129,7 @@ def test_the_hard_ai_searches_over_samples_and_moves_once(alice):
         creator=alice,
         game_slug="haymaker",
         opponent="ai",
-        ai_level="ismcts",
+        ai_level="hard",
         options={"deal": {"deck": deck, "first": 1}},  # the AI attacks first
     )
     match.refresh_from_db()

@@ -61,7 +61,7 @@ def finished_match(*, user, seat_index: int = 0, winners=(0,), resigned: bool = 
     Seat.objects.create(
         match=match, index=seat_index, user=user, joined=timezone.now(), resigned=resigned
     )
-    Seat.objects.create(match=match, index=1 - seat_index, kind=Seat.Kind.AI, ai_level="greedy")
+    Seat.objects.create(match=match, index=1 - seat_index, kind=Seat.Kind.AI, ai_level="normal")
     return match
 
 

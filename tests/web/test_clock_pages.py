@@ -21,7 +21,7 @@ def test_the_lobby_offers_time_controls_and_refuses_none_with_a_player(client, a
             "game": "dogblade",
             "opponent": "player",
             "username": "bob",
-            "ai_level": "random",
+            "ai_level": "easy",
             "time_control": "none",
         },
     )
@@ -33,7 +33,7 @@ def test_the_lobby_offers_time_controls_and_refuses_none_with_a_player(client, a
             "game": "dogblade",
             "opponent": "player",
             "username": "bob",
-            "ai_level": "random",
+            "ai_level": "easy",
             "time_control": "12h",
         },
     )

@@ -197,7 +197,7 @@ def test_joining_a_full_match_is_refused_clearly(client, match, make_user):
 def test_lobby_creates_an_ai_match_that_the_ai_answers(client, alice):
     _login(client, alice)
     response = client.post(
-        reverse("games:lobby"), {"game": "dogblade", "opponent": "ai", "ai_level": "random"}
+        reverse("games:lobby"), {"game": "dogblade", "opponent": "ai", "ai_level": "easy"}
     )
     match = Match.objects.get()
     assert response.status_code == 302 and response["Location"] == match.get_absolute_url()
@@ -206,7 +206,7 @@ def test_lobby_creates_an_ai_match_that_the_ai_answers(client, alice):
 
 def test_the_lobby_explains_the_ai_levels(client, alice):
     page = _login(client, alice).get(reverse("games:lobby")).content.decode()
-    for level, label in (("random", "Easy"), ("greedy", "Normal"), ("ismcts", "Hard")):
+    for level, label in (("easy", "Easy"), ("normal", "Normal"), ("hard", "Hard")):
         assert f'value="{level}"' in page and f">{label}</option>" in page
     assert 'aria-describedby="ai-level-help"' in page
     assert "Hard plays about as well as Normal" in page  # Grimhand: see docs/benchmarks.md
@@ -215,17 +215,17 @@ def test_the_lobby_explains_the_ai_levels(client, alice):
 @pytest.mark.parametrize(
     ("post", "message"),
     [
-        ({"game": "chess", "opponent": "ai", "ai_level": "random"}, "Select a valid choice"),
+        ({"game": "chess", "opponent": "ai", "ai_level": "easy"}, "Select a valid choice"),
         (
-            {"game": "dogblade", "opponent": "player", "username": "", "ai_level": "random"},
+            {"game": "dogblade", "opponent": "player", "username": "", "ai_level": "easy"},
             "Type the username",
         ),
         (
-            {"game": "dogblade", "opponent": "player", "username": "ghost", "ai_level": "random"},
+            {"game": "dogblade", "opponent": "player", "username": "ghost", "ai_level": "easy"},
             "no player called",
         ),
         (
-            {"game": "dogblade", "opponent": "player", "username": "alice", "ai_level": "random"},
+            {"game": "dogblade", "opponent": "player", "username": "alice", "ai_level": "easy"},
             "invite yourself",
         ),
     ],
@@ -299,7 +299,7 @@ def test_the_lobby_keeps_a_two_player_game_at_two_seats(client, alice, bob):
         "players": "5",
         "opponent": "player",
         "username": "bob",
-        "ai_level": "random",
+        "ai_level": "easy",
     }
     post.update({"seat_2": "ai", "seat_3": "open", "seat_4": "player", "seat_4_username": ""})
     response = _login(client, alice).post(reverse("games:lobby"), post)
@@ -312,10 +312,13 @@ def test_the_host_fills_an_open_table_with_ai(client, alice, bob):
     match = services.match_create(creator=alice, game_slug="dogblade", opponent="open")
     page = _login(client, alice).get(match.get_absolute_url()).content.decode()
     assert 'data-testid="fill-with-ai"' in page
-    response = client.post(reverse("games:fill", args=[match.pk]), {"ai_level": "greedy"})
+    for level, label in (("easy", "Easy"), ("normal", "Normal"), ("hard", "Hard")):
+        assert f'<option value="{level}">AI · {label}</option>' in page
+    assert 'value="oracle"' not in page and 'value="tutorial"' not in page
+    response = client.post(reverse("games:fill", args=[match.pk]), {"ai_level": "normal"})
     assert response.status_code == 302
     match.refresh_from_db()
-    assert match.status == Match.Status.ACTIVE and match.seats.get(index=1).ai_level == "greedy"
+    assert match.status == Match.Status.ACTIVE and match.seats.get(index=1).ai_level == "normal"
 
 
 def test_only_the_host_may_fill_the_table(client, alice, bob):

@@ -11,6 +11,8 @@ Invariants:
   and Flex: `Card.fits` lists those indexes, always three or two of them.
 - Rarity codes order the stacking ladder: rainbow 0 > gold 1 > silver 2 > bronze 3; shiny
   (4) is wild. `ACCEPTS[top][card]` says whether `card` may be stacked onto `top`.
+- Pure data, and its validation. Pure: imports the standard library and
+  `games.engine.core` only.
 """
 
 from __future__ import annotations

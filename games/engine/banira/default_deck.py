@@ -13,6 +13,8 @@ The composition (the reasons are in docs/rules/banira.md, "The default deck"):
   15 cards have one negative stat (-1 or -2); one draws 8. In all: 135 points, 184
   stamina, 109 draws, against the 54 points and 55 stamina a run needs just to unlock
   and cover the ten slots (stacking costs stamina on top).
+
+Pure data. Pure: imports the standard library and this package's `cards` (for the keys).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A BaniraCards position, and how a run starts: the deck, the shuffle or a fixed deal.
+"""A BaniraCards position: the run's fixed `Setup` (its deck) and the state value.
 
 Invariants:
 - Every one of the deck's 50 cards is in exactly one place: the deck, the hand row, the
@@ -13,26 +13,19 @@ Invariants:
   so both counters are read off the field and never stored.
 - `points`, `stamina` and `score` are never negative. `result` is the Outcome once the
   run is over (all ten slots covered, or no legal move left), else None.
-- Nothing here is random after `new`: the seed only shuffles the deck, so the state
-  keeps no seed and no chance stream (sample_hidden cannot leak the future).
+- Nothing is random after `new`: the seed only shuffles the deck (`options.new_state`),
+  so the state keeps no seed and no chance stream (sample_hidden cannot leak the future).
+- Pure: imports the standard library, `games.engine.core` and this package's `cards`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from games.engine.banira.cards import DECK_SIZE, SLOT_COUNT, Card, parse_deck
-from games.engine.banira.default_deck import DEFAULT_DECK
-from games.engine.chance import Chance
-from games.engine.core import InvalidOptions, Outcome
+from games.engine.banira.cards import SLOT_COUNT, Card
+from games.engine.core import Outcome
 
 HAND_LIMIT = 7
-START_HAND = 4
-START_POINTS = 1
-START_STAMINA = 1
-START_SCORE = 50
-OPTION_NAMES = ("deck", "deal")
 
 Stack = tuple[int, ...]
 
@@ -158,67 +151,3 @@ class BaniraState:
             f"score={self.score}, hand={len(self.hand)}, deck={len(self.deck)}, "
             f"covered={self.covered}/{SLOT_COUNT})"
         )
-
-
-_DEFAULT: list[Setup] = []
-
-
-def _default_setup() -> Setup:
-    """The default deck, validated once per process (every replay starts with `new`)."""
-    if not _DEFAULT:
-        _DEFAULT.append(Setup(parse_deck(DEFAULT_DECK)))
-    return _DEFAULT[0]
-
-
-DEAL_HELP = (
-    f"A BaniraCards deal is the deck's order, top card first: a list of all {DECK_SIZE} "
-    "card ids, each once. The first four are dealt into the hand."
-)
-
-
-def new_state(seats: int, seed: bytes, options: Mapping[str, Any] | None) -> BaniraState:
-    if seats != 1:
-        raise InvalidOptions("BaniraCards is played alone: exactly one seat.")
-    options = options or {}
-    if not isinstance(options, Mapping):
-        raise InvalidOptions("BaniraCards' options are a JSON object.")
-    for name in options:
-        if name not in OPTION_NAMES:
-            raise InvalidOptions(f"BaniraCards has no option “{name}” (known: deck, deal).")
-    setup = Setup(parse_deck(options["deck"])) if "deck" in options else _default_setup()
-    if "deal" in options:
-        order = parse_deal(options["deal"], setup)
-    else:
-        order = tuple(Chance(seed, "banira/setup").shuffle(range(DECK_SIZE)))
-    return BaniraState(
-        setup=setup,
-        deck=order[START_HAND:],
-        hand=order[:START_HAND],
-        discard=(),
-        field=((),) * SLOT_COUNT,
-        unlocked=0,
-        points=START_POINTS,
-        stamina=START_STAMINA,
-        score=START_SCORE,
-        plays=0,
-        ply=0,
-        last=None,
-        result=None,
-    )
-
-
-def parse_deal(deal: Any, setup: Setup) -> Stack:
-    """The deck order (card ints, top first) that `options["deal"]` fixes."""
-    if not isinstance(deal, list | tuple):
-        raise InvalidOptions(DEAL_HELP)
-    order = []
-    for card_id in deal:
-        card = setup.index.get(card_id) if isinstance(card_id, str) else None
-        if card is None:
-            raise InvalidOptions(f"The deal names “{card_id}”, which is not in the deck.")
-        order.append(card)
-    if len(set(order)) != len(order):
-        raise InvalidOptions("The deal names a card twice. " + DEAL_HELP)
-    if len(order) != DECK_SIZE:
-        raise InvalidOptions(f"The deal names {len(order)} cards. " + DEAL_HELP)
-    return tuple(order)

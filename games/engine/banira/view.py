@@ -10,7 +10,10 @@ Invariants:
   watching weekly runs).
 - The view is fresh JSON-able data: nothing in it is shared with the state.
 - `sample_hidden` redeals the unseen cards (deck and overflow) at random; a run has no
-  chance stream after the shuffle, so nothing else needs redrawing.
+  chance stream after the shuffle, so nothing else needs redrawing. It lives here,
+  beside the view: it redraws exactly what the view hides.
+- Pure: imports the standard library, `games.engine.core` and this package's `cards`,
+  `state` and `rules`.
 
 The view, as JSON (a board is written against it):
 
@@ -74,7 +77,7 @@ from games.engine.banira.cards import (
     SLOT_LABELS,
     SLOTS,
 )
-from games.engine.banira.moves import (
+from games.engine.banira.rules import (
     BOOST_POINTS,
     BOOST_SCORE_COST,
     BOOST_STAMINA,
@@ -87,7 +90,7 @@ from games.engine.banira.moves import (
     unlock_cost,
 )
 from games.engine.banira.state import HAND_LIMIT, BaniraState
-from games.engine.chance import Chance
+from games.engine.core import Chance
 
 
 def view(state: BaniraState, seat: int | None) -> dict[str, Any]:

@@ -1,12 +1,15 @@
-"""Grimhand Tactics match options and fixed deals: validated, then turned into the first state.
+"""Grimhand Tactics match options and fixed deals: checked, then turned into the first state.
 
 Invariants:
+- `OPTIONS` is the schema: every option a player may choose, its default and its range;
+  a name outside it (and "deal") is refused.
 - Every problem is an `InvalidOptions` whose message a person can read.
 - A dealt match (no "deal") shuffles the attack deck, then the defense deck, then flips
   the coin for the first player, all from `Chance(seed, "grimhand/setup")`, in that order.
 - A fixed deal may hold any cards (short decks, any multiset); its composition is what it
   puts in play. It may not break a state invariant (a 13 in a hand, a hand over the
   limit, an empty deck with a full discard pile) or leave the match unable to go on.
+- Pure: imports the standard library, `games.engine.core` and this package's `state`.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.engine.core import Chance, InvalidOptions
+from games.engine.core import Chance, InvalidOptions, Option
 from games.engine.grimhand.state import (
     ATTACK,
     DEATH,
@@ -32,12 +35,30 @@ from games.engine.grimhand.state import (
     counts_of,
 )
 
-DEFAULT_COPIES = 4
-COPIES_RANGE = (2, 8)
-DEFAULT_HP = 50
-HP_RANGE = (10, 200)
-OPTION_NAMES = ("copies", "overdraw", "hp", "deal")
+COPIES = Option(
+    "copies", 4, "How many copies of each value, 1 to 13, each deck holds.", bounds=(2, 8)
+)
+OVERDRAW = Option(
+    "overdraw",
+    "flush",
+    "What a draw into a full hand does: flush the hand, discard its lowest card, or cost 3 HP.",
+    choices=OVERDRAW_RULES,
+)
+HP = Option("hp", 50, "Each player's HP at the start.", bounds=(10, 200))
+OPTIONS = (COPIES, OVERDRAW, HP)
+OPTION_NAMES = (*(option.name for option in OPTIONS), "deal")
 DEAL_KEYS = ("attack", "defense", "hands", "lucky", "hp", "discards", "first")
+
+
+def new_state(seats: int, seed: bytes, options: Mapping[str, Any] | None) -> GrimhandState:
+    """The first position: dealt from the seed, or the fixed deal of `options["deal"]`."""
+    if seats != 2:
+        raise InvalidOptions("Grimhand Tactics is played by exactly two players.")
+    options = options or {}
+    copies, overdraw, start_hp = parse_options(options)
+    if "deal" in options:
+        return fixed_state(seed, copies, overdraw, start_hp, options["deal"])
+    return dealt_state(seed, copies, overdraw, start_hp)
 
 
 def _whole(value: Any, low: int, high: int, message: str) -> int:
@@ -46,22 +67,24 @@ def _whole(value: Any, low: int, high: int, message: str) -> int:
     return value
 
 
+def _whole_option(options: Mapping[str, Any], option: Option, what: str) -> int:
+    """A whole-number option of the match, its default if absent, within its bounds."""
+    assert option.bounds is not None  # every whole-number option has bounds
+    low, high = option.bounds
+    value = options.get(option.name, option.default)
+    return _whole(value, low, high, f"{what} is a whole number from {low} to {high}.")
+
+
 def parse_options(options: Mapping[str, Any]) -> tuple[int, str, int]:
     """(copies, overdraw rule, starting HP) from the match options, defaults filled in."""
     for name in options:
         if name not in OPTION_NAMES:
             raise InvalidOptions(f"Grimhand Tactics has no option “{name}”.")
-    copies = _whole(
-        options.get("copies", DEFAULT_COPIES),
-        *COPIES_RANGE,
-        "The number of copies of each card is a whole number from 2 to 8.",
-    )
-    overdraw = options.get("overdraw", "flush")
-    if overdraw not in OVERDRAW_RULES:
+    copies = _whole_option(options, COPIES, "The number of copies of each card")
+    overdraw = options.get(OVERDRAW.name, OVERDRAW.default)
+    if overdraw not in OVERDRAW.choices:
         raise InvalidOptions('The overdraw rule is "flush", "discard_lowest" or "hp_penalty".')
-    start_hp = _whole(
-        options.get("hp", DEFAULT_HP), *HP_RANGE, "Starting HP is a whole number from 10 to 200."
-    )
+    start_hp = _whole_option(options, HP, "Starting HP")
     return copies, overdraw, start_hp
 
 

@@ -1,9 +1,12 @@
-"""Grimhand Tactics rules: whose turn it is, which moves are legal, and what a move does.
+"""Grimhand Tactics rules: whose turn it is, which moves are legal, what a move does, and
+how a match ends.
 
 Decisions are in docs/rules/grimhand.md. Invariants:
 - A turn is one action by the seat whose turn it is: draw from the attack or the defense
   deck, or attack (with at least one attack card). A seat that can do neither passes;
   nothing else is ever legal. Turns alternate after every action.
+- `check` is the only gate: `apply` and `is_legal` both go through it, and
+  `legal_moves` lists exactly the moves it accepts.
 - Every card always returns to the discard pile of the deck it came from.
 - After every action that leaves the match running, each empty deck whose discard pile
   holds cards takes that pile back, shuffled by `Chance(seed, f"grimhand/reshuffle/{n}")`,
@@ -13,25 +16,15 @@ Decisions are in docs/rules/grimhand.md. Invariants:
 - `apply` never mutates its input. The common plain draw (most moves) is built straight
   from the input state; every other move works on a `_Table`, a mutable copy of the few
   fields a move may touch, frozen into the new state at the end.
+- Pure: imports the standard library, `games.engine.core` and this package's `state`.
 """
 
 from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Mapping
-from typing import Any
 
-from games.engine.core import (
-    Chance,
-    Event,
-    IllegalMove,
-    InvalidOptions,
-    Move,
-    Outcome,
-    forfeit_two_player,
-)
-from games.engine.grimhand import view as views
-from games.engine.grimhand.options import dealt_state, fixed_state, parse_options
+from games.engine.core import Chance, Event, IllegalMove, Move, Outcome, forfeit_two_player
 from games.engine.grimhand.state import (
     ATTACK,
     DEATH,
@@ -46,7 +39,7 @@ from games.engine.grimhand.state import (
 )
 
 EMPTY_DECK = "That deck and its discard pile are both empty."
-# What `_action` returns: a deck index (draw from it), or one of these.
+# What `check` returns: a deck index (draw from it), or one of these.
 _ATTACK = 2
 _PASS = 3
 
@@ -231,125 +224,100 @@ def _refresh(table: _Table, seed: bytes, events: list[Event]) -> None:
             )
 
 
-class Grimhand:
-    slug = "grimhand"
-    name = "Grimhand Tactics"
-    min_seats = 2
-    max_seats = 2
-    has_choices = True
+def to_act(state: GrimhandState) -> tuple[int, ...]:
+    return () if state.winner is not None else (state.turn,)
 
-    def new(
-        self, seats: int, seed: bytes, options: Mapping[str, Any] | None = None
-    ) -> GrimhandState:
-        if seats != 2:
-            raise InvalidOptions("Grimhand Tactics is played by exactly two players.")
-        options = options or {}
-        copies, overdraw, start_hp = parse_options(options)
-        if "deal" in options:
-            return fixed_state(seed, copies, overdraw, start_hp, options["deal"])
-        return dealt_state(seed, copies, overdraw, start_hp)
 
-    def to_act(self, state: GrimhandState) -> tuple[int, ...]:
-        return () if state.winner is not None else (state.turn,)
+def legal_moves(state: GrimhandState, seat: int) -> list[Move]:
+    if state.winner is not None or seat != state.turn:
+        return []
+    moves: list[Move] = []
+    if state.decks[ATTACK]:
+        moves.append({"type": "draw", "deck": "attack"})
+    if state.decks[DEFENSE]:
+        moves.append({"type": "draw", "deck": "defense"})
+    if state.hands[seat][ATTACK]:
+        moves.append({"type": "attack"})
+    return moves or [{"type": "pass"}]
 
-    def legal_moves(self, state: GrimhandState, seat: int) -> list[Move]:
-        if state.winner is not None or seat != state.turn:
-            return []
-        moves: list[Move] = []
-        if state.decks[ATTACK]:
-            moves.append({"type": "draw", "deck": "attack"})
-        if state.decks[DEFENSE]:
-            moves.append({"type": "draw", "deck": "defense"})
-        if state.hands[seat][ATTACK]:
-            moves.append({"type": "attack"})
-        return moves or [{"type": "pass"}]
 
-    def is_legal(self, state: GrimhandState, seat: int, move: Move) -> bool:
-        try:
-            self._action(state, seat, move)
-        except IllegalMove:
-            return False
-        return True
+def is_legal(state: GrimhandState, seat: int, move: Move) -> bool:
+    try:
+        check(state, seat, move)
+    except IllegalMove:
+        return False
+    return True
 
-    def _action(self, state: GrimhandState, seat: int, move: Move) -> int:
-        """Which action `move` is, or IllegalMove with the reason it is not allowed."""
-        if state.winner is not None:
-            raise IllegalMove("The match is over.")
-        if seat != state.turn:
-            raise IllegalMove("It is not your turn.")
-        kind = move.get("type") if type(move) is dict or isinstance(move, Mapping) else None
-        if kind == "draw":
-            deck = move.get("deck")
-            index = DECK_INDEX.get(deck) if isinstance(deck, str) else None
-            if index is None:
-                raise IllegalMove("Draw from the attack or the defense deck.")
-            if not state.decks[index]:
-                raise IllegalMove(EMPTY_DECK)
-            return index
-        if kind == "attack":
-            if not state.hands[seat][ATTACK]:
-                raise IllegalMove("You have no attack cards to attack with.")
-            return _ATTACK
-        if kind == "pass":
-            if state.decks[ATTACK] or state.decks[DEFENSE] or state.hands[seat][ATTACK]:
-                raise IllegalMove("You may only pass when you can neither draw nor attack.")
-            return _PASS
-        raise IllegalMove("Draw a card or attack.")
 
-    def apply(
-        self, state: GrimhandState, seat: int, move: Move
-    ) -> tuple[GrimhandState, list[Event]]:
-        action = self._action(state, seat, move)
-        events: list[Event] = []
-        if action == _PASS:
-            events.append(Event("pass", {"seat": seat}))
-            return state.replace(turn=1 - seat, ply=state.ply + 1), events
-        if action != _ATTACK:
-            plain = _plain_draw(state, seat, action)
-            if plain is not None:
-                return plain
-        table = _Table(state)
-        if action == _ATTACK:
-            _attack(table, seat, events)
-        else:
-            _draw(table, state, seat, action, events)
-        if table.winner is None:
-            _refresh(table, state.setup.seed, events)
-        hands = table.hands
-        return GrimhandState(
-            state.setup,
-            (table.decks[0], table.decks[1]),
-            (table.discards[0], table.discards[1]),
-            ((hands[0][0], hands[0][1]), (hands[1][0], hands[1][1])),
-            (table.lucky[0], table.lucky[1]),
-            (table.hp[0], table.hp[1]),
-            1 - seat,
-            state.ply + 1,
-            table.reshuffles,
-            table.winner,
-            table.reason,
-        ), events
+def check(state: GrimhandState, seat: int, move: Move) -> int:
+    """Which action `move` is (a deck index to draw from, `_ATTACK` or `_PASS`), or
+    IllegalMove with the reason it is not allowed."""
+    if state.winner is not None:
+        raise IllegalMove("The match is over.")
+    if seat != state.turn:
+        raise IllegalMove("It is not your turn.")
+    kind = move.get("type") if type(move) is dict or isinstance(move, Mapping) else None
+    if kind == "draw":
+        deck = move.get("deck")
+        index = DECK_INDEX.get(deck) if isinstance(deck, str) else None
+        if index is None:
+            raise IllegalMove("Draw from the attack or the defense deck.")
+        if not state.decks[index]:
+            raise IllegalMove(EMPTY_DECK)
+        return index
+    if kind == "attack":
+        if not state.hands[seat][ATTACK]:
+            raise IllegalMove("You have no attack cards to attack with.")
+        return _ATTACK
+    if kind == "pass":
+        if state.decks[ATTACK] or state.decks[DEFENSE] or state.hands[seat][ATTACK]:
+            raise IllegalMove("You may only pass when you can neither draw nor attack.")
+        return _PASS
+    raise IllegalMove("Draw a card or attack.")
 
-    def outcome(self, state: GrimhandState) -> Outcome | None:
-        if state.winner is None:
-            return None
-        loser = 1 - state.winner
-        return Outcome(
-            winners=(state.winner,), ranking=((state.winner,), (loser,)), reason=state.reason or ""
-        )
 
-    def forfeit(self, state: GrimhandState, seat: int, reason: str) -> Outcome:
-        return forfeit_two_player(seat, reason)
+def apply(state: GrimhandState, seat: int, move: Move) -> tuple[GrimhandState, list[Event]]:
+    action = check(state, seat, move)
+    events: list[Event] = []
+    if action == _PASS:
+        events.append(Event("pass", {"seat": seat}))
+        return state.replace(turn=1 - seat, ply=state.ply + 1), events
+    if action != _ATTACK:
+        plain = _plain_draw(state, seat, action)
+        if plain is not None:
+            return plain
+    table = _Table(state)
+    if action == _ATTACK:
+        _attack(table, seat, events)
+    else:
+        _draw(table, state, seat, action, events)
+    if table.winner is None:
+        _refresh(table, state.setup.seed, events)
+    hands = table.hands
+    return GrimhandState(
+        state.setup,
+        (table.decks[0], table.decks[1]),
+        (table.discards[0], table.discards[1]),
+        ((hands[0][0], hands[0][1]), (hands[1][0], hands[1][1])),
+        (table.lucky[0], table.lucky[1]),
+        (table.hp[0], table.hp[1]),
+        1 - seat,
+        state.ply + 1,
+        table.reshuffles,
+        table.winner,
+        table.reason,
+    ), events
 
-    def view(self, state: GrimhandState, seat: int | None) -> dict[str, Any]:
-        outcome = self.outcome(state)
-        return views.view(state, seat, self.to_act(state), outcome.to_json() if outcome else None)
 
-    def revealed_view(self, state: GrimhandState) -> dict[str, Any]:
-        outcome = self.outcome(state)
-        return views.revealed_view(
-            state, self.to_act(state), outcome.to_json() if outcome else None
-        )
+def outcome(state: GrimhandState) -> Outcome | None:
+    if state.winner is None:
+        return None
+    loser = 1 - state.winner
+    return Outcome(
+        winners=(state.winner,), ranking=((state.winner,), (loser,)), reason=state.reason or ""
+    )
 
-    def sample_hidden(self, state: GrimhandState, seat: int, chance: Chance) -> GrimhandState:
-        return views.sample_hidden(state, seat, chance)
+
+def forfeit(state: GrimhandState, seat: int, reason: str) -> Outcome:
+    """Resigning or timing out: the other seat wins, whatever the position."""
+    return forfeit_two_player(seat, reason)

@@ -12,7 +12,9 @@ Invariants:
   except in a finished match.
 - Deck + discard + both hands + slotted 7s of each type always equal
   `setup.composition[k]` (counts per value), the cards the match put in play.
-- States are immutable by convention and share one `Setup`; `apply` builds new states.
+- States are immutable by convention and share one `Setup`; `rules.apply` builds new
+  states.
+- Pure: imports the standard library only.
 """
 
 from __future__ import annotations

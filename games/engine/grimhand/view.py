@@ -8,6 +8,42 @@ Invariants:
 - Nothing here reads a hidden card on behalf of a seat that may not know it: `view` and
   `sample_hidden` give the same answer for two states that differ only in deck orders and
   the unknown hand's contents (same counts), and the seed never appears.
+- The view is fresh JSON-able data: nothing in it is shared with the state.
+- `sample_hidden` lives here, beside the view: it redraws exactly what the view hides.
+- Pure: imports the standard library, `games.engine.core` and this package's `state`
+  and `rules`.
+
+The view, as JSON (a board is written against it):
+
+    {
+      "game": "grimhand",
+      "ply": 9,                        # moves made so far
+      "seat": 0,                       # the viewer; null for a spectator
+      "to_act": [1],                   # the seat to move; [] once the match is over
+      "options": {"copies": 4, "overdraw": "flush", "hand_limit": 13, "hp": 50},
+      "decks": {
+        "attack": {"count": 40,        # cards left in the deck (face down)
+                   "discard": [3, 13], # the discard pile, oldest first (face up)
+                   "deaths_left": 3,   # Death cards (13) still in the deck: public
+                   "death_chance": 0.075},   # deaths_left / count (0.0 when empty)
+        "defense": {...}
+      },
+      "players": [                     # by seat
+        {"seat": 0, "hp": 50,
+         "lucky": false,               # a Lucky 7 in the slot
+         "hand": {"attack": [2, 9], "defense": [4]},   # the viewer's own hands only;
+                                       #   {"attack": null, "defense": null} for the others
+         "hand_count": {"attack": 2, "defense": 1}},
+        {"seat": 1, ...}
+      ],
+      "preview": {                     # what attacking now would do, from the viewer's
+        "attack_total": 11,            #   knowledge; null when the viewer cannot attack
+        "defense_cards": 2,            # cards in the opponent's defense hand
+        "defense_min": 3, "defense_max": 25,   # the sums those cards could make
+        "damage_min": 0, "damage_max": 8},
+      "outcome": null or {"winners": [0], "ranking": [[0], [1]], "reason": "death_card",
+                          "scores": null}   # reason: "hp" or "death_card"
+    }
 """
 
 from __future__ import annotations
@@ -15,6 +51,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.core import Chance
+from games.engine.grimhand.rules import outcome, to_act
 from games.engine.grimhand.state import (
     ATTACK,
     DEATH,
@@ -28,18 +65,14 @@ from games.engine.grimhand.state import (
 )
 
 
-def view(
-    state: GrimhandState,
-    seat: int | None,
-    to_act: tuple[int, ...],
-    outcome: dict[str, Any] | None,
-) -> dict[str, Any]:
+def view(state: GrimhandState, seat: int | None) -> dict[str, Any]:
     setup = state.setup
+    result = outcome(state)
     return {
         "game": "grimhand",
         "ply": state.ply,
         "seat": seat,
-        "to_act": list(to_act),
+        "to_act": list(to_act(state)),
         "options": {
             "copies": setup.copies,
             "overdraw": setup.overdraw,
@@ -49,15 +82,13 @@ def view(
         "decks": {DECKS[kind]: _deck_view(state, kind) for kind in (ATTACK, DEFENSE)},
         "players": [_player_view(state, side, seat) for side in (0, 1)],
         "preview": attack_preview(state, seat),
-        "outcome": outcome,
+        "outcome": result.to_json() if result else None,
     }
 
 
-def revealed_view(
-    state: GrimhandState, to_act: tuple[int, ...], outcome: dict[str, Any] | None
-) -> dict[str, Any]:
+def revealed_view(state: GrimhandState) -> dict[str, Any]:
     """Everything face up (a finished match's replay): both hands, and each deck's order."""
-    revealed = view(state, None, to_act, outcome)
+    revealed = view(state, None)
     for player in revealed["players"]:
         hands = state.hands[player["seat"]]
         player["hand"] = {DECKS[kind]: list(hands[kind]) for kind in (ATTACK, DEFENSE)}

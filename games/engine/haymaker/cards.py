@@ -5,6 +5,7 @@ Invariants:
   and ranks A (= 1), 2, ..., 10. Sorting ids sorts a hand by suit, then by rank.
 - A card's name is its rank then its suit letter: "AS", "7H", "10D". Names are the only
   spelling that leaves the engine (moves, events, views); ids never do.
+- Plain data and lookups. Pure: imports the standard library only.
 """
 
 from __future__ import annotations

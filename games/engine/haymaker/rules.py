@@ -1,15 +1,26 @@
-"""Haymaker's rules: checking a move and applying it (the legal-move list is in `moves`).
+"""Haymaker's rules: whose turn it is, the legal moves, checking and applying a move, and
+how a match ends.
 
-Decisions are in docs/rules/haymaker.md. Invariants:
+Decisions are in docs/rules/haymaker.md; the move vocabulary is in docs/move-log.md.
+Invariants:
 - A turn is one or two moves: the attacker's ("attack", "haymaker" or "pass"), then,
   after an attack, the defender's ("block" or "take_hit"). Exactly one seat is to act.
 - `check` is the only gate: `apply` and `is_legal` both go through it, so they agree on
   every move, including subsets of a hand that `legal_moves` does not list.
+- `legal_moves` is a bounded list of the choices that matter, never every subset: the
+  attacker's has at most n + 13 moves for a hand of n cards, the defender's at most 4
+  (docs/rules/haymaker.md, "The bounded list of legal moves"). Every listed move passes
+  `check`. Blocks are found with a subset-sum bit set, one shift per card: the cost grows
+  with the hand size, never with the number of its subsets.
 - Steps with no choice are played by the engine at once: the end-of-match check at the
   start of every turn (decision, draw, technical knockout) and the hit a defender with an
   empty hand must take (a knockout).
 - A hit's cards are drawn from `Chance(seed, "haymaker/hit/<ply>")`; which cards they are
   is an event for the two players only (spectators learn how many).
+- `apply` never mutates its input: it builds a new state, sharing every tuple it did not
+  change.
+- Pure: imports the standard library, `games.engine.core` and this package's `cards`
+  and `state`.
 """
 
 from __future__ import annotations
@@ -17,9 +28,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.engine.chance import Chance
-from games.engine.core import Event, IllegalMove, Move, Outcome
-from games.engine.haymaker.cards import BIT, NAMES, SUIT, mask, names, parse, strength
+from games.engine.core import Chance, Event, IllegalMove, Move, Outcome, forfeit_two_player
+from games.engine.haymaker.cards import (
+    BIT,
+    NAMES,
+    RANK,
+    SUIT,
+    mask,
+    names,
+    parse,
+    strength,
+)
 from games.engine.haymaker.state import DISCARDS_OWN, Hand, HaymakerState
 
 ATTACK = "attack"
@@ -36,10 +55,16 @@ MOVE_HELP = (
 )
 
 
-# --- checking ---------------------------------------------------------------------------
+# --- whose turn it is, and checking -------------------------------------------------------
 
 
-def to_act(state: HaymakerState) -> int | None:
+def to_act(state: HaymakerState) -> tuple[int, ...]:
+    seat = acting_seat(state)
+    return () if seat is None else (seat,)
+
+
+def acting_seat(state: HaymakerState) -> int | None:
+    """The one seat to act, or None once the match is over."""
     if state.result is not None:
         return None
     return 1 - state.attacker if state.table else state.attacker
@@ -54,7 +79,7 @@ def check(state: HaymakerState, seat: int, move: Move) -> tuple[str, Hand]:
     kind = move.get("type")
     if not isinstance(kind, str) or kind not in MOVE_TYPES:
         raise IllegalMove(MOVE_HELP)
-    if seat != to_act(state):
+    if seat != acting_seat(state):
         raise IllegalMove("It is not your turn.")
     for key in move:
         if key not in ("type", "cards"):
@@ -111,7 +136,116 @@ def _check_shape(state: HaymakerState, kind: str, cards: Hand) -> None:
             )
 
 
-# --- applying ---------------------------------------------------------------------------
+def is_legal(state: HaymakerState, seat: int, move: Move) -> bool:
+    try:
+        check(state, seat, move)
+    except IllegalMove:
+        return False
+    return True
+
+
+# --- the legal moves ----------------------------------------------------------------------
+
+
+def legal_moves(state: HaymakerState, seat: int) -> list[Move]:
+    """A bounded set covering the choices that matter (docs/rules/haymaker.md, "Moves").
+
+    Attacker: every one-card attack, per suit the full-suit haymaker and the weakest and
+    strongest two-card ones, and the pass when allowed: at most n + 13 moves for a hand of
+    n cards. Defender: take the hit and at most three blocks: at most 4 moves.
+    """
+    if seat != acting_seat(state):
+        return []
+    hand = state.hands[seat]
+    if state.table:
+        return [{"type": TAKE_HIT}] + [
+            {"type": BLOCK, "cards": names(block)} for block in key_blocks(hand, state.table)
+        ]
+    moves: list[Move] = [{"type": ATTACK, "cards": [NAMES[card]]} for card in hand]
+    start = 0
+    for end in range(1, len(hand) + 1):
+        if end == len(hand) or SUIT[hand[end]] != SUIT[hand[start]]:
+            suit = hand[start:end]  # ranks ascending
+            if len(suit) >= 2:
+                moves.append({"type": HAYMAKER, "cards": names(suit)})
+            if len(suit) >= 3:
+                moves.append({"type": HAYMAKER, "cards": names(suit[:2])})
+                moves.append({"type": HAYMAKER, "cards": names(suit[-2:])})
+            start = end
+    if state.attacked_last:
+        moves.append({"type": PASS})
+    return moves
+
+
+def key_blocks(hand: Hand, table: Hand) -> list[Hand]:
+    """At most three blocks of `table` from `hand`, each sorted; none when nothing blocks.
+
+    1. the tightest block: the smallest reachable sum at least the attack (an exact match,
+       a reversal, whenever one exists), made of as few high cards as the search finds;
+    2. the same sum made of as many low cards as it finds (sheds small cards);
+    3. the block with the fewest cards: the k highest cards are the strongest k-card
+       block, so k is exact; its last card is the lowest one that still reaches the attack.
+    Among cards of equal rank the lower id (clubs first) is played; repeats are dropped.
+    Sums come from a subset-sum bit set (one shift per card), never from enumerating subsets.
+    """
+    needed = strength(table)
+    if strength(hand) < needed:
+        return []
+    high_first = sorted(hand, key=_high_first)
+    low_first = high_first[::-1]
+    reach_high = _reachable(high_first)
+    above = reach_high[-1] >> needed
+    tightest = needed + (above & -above).bit_length() - 1
+    blocks = [
+        _subset(high_first, reach_high, tightest),
+        _subset(low_first, _reachable(low_first), tightest),
+    ]
+    total, count = 0, 0
+    while total < needed:
+        total += RANK[high_first[count]]
+        count += 1
+    base = high_first[: count - 1]
+    rest = needed - (total - RANK[high_first[count - 1]])
+    last = min((card for card in high_first[count - 1 :] if RANK[card] >= rest), key=_low_first)
+    blocks.append(base + [last])
+    unique: list[Hand] = []
+    for block in blocks:
+        ordered = tuple(sorted(block))
+        if ordered not in unique:
+            unique.append(ordered)
+    return unique
+
+
+def _high_first(card: int) -> tuple[int, int]:
+    return (-RANK[card], card)
+
+
+def _low_first(card: int) -> tuple[int, int]:
+    return (RANK[card], card)
+
+
+def _reachable(cards: list[int]) -> list[int]:
+    """reach[i]: bit s is set when some subset of cards[:i] sums to s."""
+    reach = [1]
+    bits = 1
+    for card in cards:
+        bits |= bits << RANK[card]
+        reach.append(bits)
+    return reach
+
+
+def _subset(cards: list[int], reach: list[int], total: int) -> list[int]:
+    """A subset of `cards` summing to `total`, keeping the earliest cards it can."""
+    chosen = []
+    for index in range(len(cards), 0, -1):
+        if not (reach[index - 1] >> total) & 1:
+            card = cards[index - 1]
+            chosen.append(card)
+            total -= RANK[card]
+    return chosen
+
+
+# --- applying -----------------------------------------------------------------------------
 
 
 def apply(state: HaymakerState, seat: int, move: Move) -> tuple[HaymakerState, list[Event]]:
@@ -311,6 +445,21 @@ def _last_turn(
         "taken_count": len(taken),
         "drawn": drawn,
     }
+
+
+# --- how a match ends ---------------------------------------------------------------------
+
+
+def outcome(state: HaymakerState) -> Outcome | None:
+    return state.result
+
+
+def forfeit(state: HaymakerState, seat: int, reason: str) -> Outcome:
+    """Resigning or timing out: the other seat wins, whatever the position."""
+    return forfeit_two_player(seat, reason)
+
+
+# --- small helpers ------------------------------------------------------------------------
 
 
 def _put(pair: tuple[Any, Any], seat: int, value: Any) -> tuple[Any, Any]:

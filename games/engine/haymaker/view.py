@@ -7,7 +7,11 @@ Invariants:
   which cards a hit took.
 - Discard piles and the attack on the table are face up: everyone sees them.
 - `sample_hidden` redraws everything `seat` cannot see from the cards it has not seen,
-  and gives the sample a fresh seed, so future hits are not the real ones either.
+  and gives the sample a fresh seed, so future hits are not the real ones either. It
+  lives here, beside the view: it redraws exactly what the view hides.
+- The view is fresh JSON-able data: nothing in it is shared with the state.
+- Pure: imports the standard library, `games.engine.core` and this package's `cards`,
+  `state` and `rules`.
 
 The view, as JSON (a board is written against it):
 
@@ -53,15 +57,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine.chance import Chance
+from games.engine.core import Chance
 from games.engine.haymaker.cards import ALL_CARDS, BIT, from_mask, mask, names, strength
-from games.engine.haymaker.rules import to_act
+from games.engine.haymaker.rules import acting_seat
 from games.engine.haymaker.state import HaymakerState
 
 
 def view(state: HaymakerState, seat: int | None) -> dict[str, Any]:
     is_player = seat in (0, 1)
-    acting = to_act(state)
+    acting = acting_seat(state)
     attacker, defender = state.attacker, 1 - state.attacker
     table = state.table
     step = "over" if state.result is not None else ("defend" if table else "attack")
@@ -82,6 +86,7 @@ def view(state: HaymakerState, seat: int | None) -> dict[str, Any]:
         "attacker": attacker,
         "defender": defender,
         "my_role": None if not is_player else ("attacker" if seat == attacker else "defender"),
+        # `is_player` says `seat` is 0 or 1, which mypy cannot follow through a name.
         "hand": names(state.hands[seat]) if is_player else None,  # type: ignore[index]
         "players": [_player(state, side, is_player) for side in (0, 1)],
         "deck_count": len(state.deck),

@@ -13,6 +13,10 @@ Invariants:
 - `sample_hidden` redraws everything `seat` cannot see (the draw pile, every stored card,
   and during the setup the other hands and picks) from the cards it has not seen, and
   draws a fresh seed, so the sample's future reshuffles are not the real ones either.
+  It lives here, beside the view: it redraws exactly what the view hides.
+- The view is fresh JSON-able data: nothing in it is shared with the state.
+- Pure: imports the standard library, `games.engine.core` and this package's `cards`,
+  `state` and `rules`.
 
 The view, as JSON (a board is written against it):
 
@@ -63,7 +67,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine.chance import Chance
+from games.engine.core import Chance
 from games.engine.shield.cards import NAMES, VALUE, names, total
 from games.engine.shield.rules import to_act
 from games.engine.shield.state import SETUP, ShieldState
@@ -78,6 +82,7 @@ def view(state: ShieldState, seat: int | None) -> dict[str, Any]:
         last = dict(
             last, boost=list(last["boost"]), stored_discarded=list(last["stored_discarded"])
         )
+    # `is_player` says `seat` is a seat of the match, which mypy cannot follow through a name.
     pick = state.picks[seat] if is_setup and is_player else None  # type: ignore[index]
     return {
         "game": "shield",
@@ -157,7 +162,7 @@ def _attack(state: ShieldState) -> dict[str, Any] | None:
         return None
     target, cards = state.attack
     power = total(cards)
-    shield = VALUE[state.shields[target]]  # type: ignore[index]
+    shield = VALUE[state.shields[target]]  # type: ignore[index]  # a target is in the match
     return {
         "seat": state.turn,
         "target": target,

@@ -14,10 +14,9 @@ from hypothesis import strategies as st
 from games.ai import RandomBot
 from games.ai.play import play_match, seat_chance
 from games.engine import registry
-from games.engine.banira import BaniraState
 from games.engine.banira.cards import DECK_SIZE, RARITIES, SLOTS, TYPES
 from games.engine.banira.default_deck import DEFAULT_DECK
-from games.engine.banira.state import HAND_LIMIT
+from games.engine.banira.state import HAND_LIMIT, BaniraState
 from games.engine.core import Chance, Event, IllegalMove, InvalidOptions, replay
 
 GAME = registry.get("banira")

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from games.engine import registry
-from games.engine.banira import BaniraState
 from games.engine.banira.cards import DECK_SIZE, ELEMENTS, SLOT_INDEX, SLOTS
 from games.engine.banira.default_deck import DEFAULT_DECK
-from games.engine.banira.moves import has_legal_move
+from games.engine.banira.rules import has_legal_move
+from games.engine.banira.state import BaniraState
 from games.engine.core import IllegalMove, InvalidOptions, replay
 
 GAME = registry.get("banira")

@@ -13,7 +13,7 @@ from games.ai import RandomBot
 from games.ai.play import play_match
 from games.engine import registry
 from games.engine.core import Chance, IllegalMove, replay
-from games.engine.dogblade import ATK_VALUES, DECK_SIZE, HP_VALUES, DogBladeState
+from games.engine.dogblade.state import ATK_VALUES, DECK_SIZE, HP_VALUES, DogBladeState
 
 GAME = registry.get("dogblade")
 # Every attack deals at least 10 damage and a monster has at most 150 HP, so a side takes

@@ -9,7 +9,7 @@ import pytest
 
 from games.engine import registry
 from games.engine.core import IllegalMove, InvalidOptions
-from games.engine.dogblade import ATK_VALUES, DECK_SIZE, HP_VALUES, DogBladeState
+from games.engine.dogblade.state import ATK_VALUES, DECK_SIZE, HP_VALUES, DogBladeState
 
 GAME = registry.get("dogblade")
 SEED = bytes.fromhex("d06b1ade" * 8)

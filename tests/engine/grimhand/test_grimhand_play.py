@@ -14,8 +14,7 @@ from games.ai import RandomBot
 from games.ai.play import play_match
 from games.engine import registry
 from games.engine.core import Chance, Event, IllegalMove, replay
-from games.engine.grimhand import GrimhandState, Setup
-from games.engine.grimhand.state import DEATH, HAND_LIMIT, LUCKY, counts_of
+from games.engine.grimhand.state import DEATH, HAND_LIMIT, LUCKY, GrimhandState, Setup, counts_of
 
 GAME = registry.get("grimhand")
 OPTION_CYCLE: list[dict[str, Any]] = [

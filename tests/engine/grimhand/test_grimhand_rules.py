@@ -11,7 +11,7 @@ import pytest
 
 from games.engine import registry
 from games.engine.core import Chance, IllegalMove, InvalidOptions
-from games.engine.grimhand import GrimhandState
+from games.engine.grimhand.state import GrimhandState
 
 GAME = registry.get("grimhand")
 SEED = bytes.fromhex("6a1d" * 16)

@@ -15,8 +15,8 @@ from games.ai import RandomBot
 from games.ai.play import play_match, seat_chance
 from games.engine import registry
 from games.engine.core import Chance, Event, IllegalMove, replay
-from games.engine.haymaker import HaymakerState
 from games.engine.haymaker.cards import ALL_CARDS, BIT, NAMES, RANK, SUIT, from_mask
+from games.engine.haymaker.state import HaymakerState
 
 GAME = registry.get("haymaker")
 # Every turn that is not a pass moves at least one card out of the hands and the draw pile

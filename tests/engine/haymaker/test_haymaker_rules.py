@@ -10,9 +10,9 @@ import pytest
 
 from games.engine import registry
 from games.engine.core import Chance, IllegalMove, InvalidOptions
-from games.engine.haymaker import HaymakerState
 from games.engine.haymaker.cards import NAMES, RANK
-from games.engine.haymaker.moves import key_blocks
+from games.engine.haymaker.rules import key_blocks
+from games.engine.haymaker.state import HaymakerState
 
 GAME = registry.get("haymaker")
 SEED = bytes.fromhex("4a7b" * 16)

@@ -17,8 +17,8 @@ from games.ai import RandomBot
 from games.ai.play import play_match
 from games.engine import registry
 from games.engine.core import Chance, Event, IllegalMove, replay
-from games.engine.shield import ShieldState
 from games.engine.shield.cards import INDEX, NAMES
+from games.engine.shield.state import ShieldState
 
 GAME = registry.get("shield")
 CARD_NAME = re.compile(r'"((?:A|[2-9]|10|J|Q|K)[CDHS])"')

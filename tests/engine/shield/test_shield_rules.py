@@ -11,8 +11,8 @@ import pytest
 from games.engine import registry
 from games.engine.chance import Chance
 from games.engine.core import Event, IllegalMove, InvalidOptions
-from games.engine.shield import ShieldState
 from games.engine.shield.cards import NAMES, VALUE
+from games.engine.shield.state import ShieldState
 
 GAME = registry.get("shield")
 SEED = bytes.fromhex("5e1d" * 16)
