@@ -59,6 +59,30 @@
     var found = /id="board"[^>]*data-version="([^"]+)"/.exec(event.detail.serverResponse || "");
     if (config.verb === "get" && found && isNotNewer(found[1])) event.detail.shouldSwap = false;
   });
+  // A push can replace the board while my move's POST is on its way. The POST's answer is
+  // then aimed at the board that was replaced: its events no longer reach the document,
+  // and htmx looks for the answer's out-of-band parts (the header's level bar) in that
+  // detached board, finds nothing and logs an error. So each board listens for the answer
+  // itself, and once it is off the page hands a newer answer to the board shown (an
+  // answer no newer than it adds nothing: the push carried the same parts).
+  function answerAfterReplaced(event) {
+    var board = event.currentTarget;
+    var detail = event.detail;
+    if (event.target !== board || document.body.contains(board) || !detail.shouldSwap) return;
+    detail.shouldSwap = false;
+    var found = /id="board"[^>]*data-version="([^"]+)"/.exec(detail.serverResponse || "");
+    if (found && !isNotNewer(found[1])) {
+      htmx.swap("#board", detail.serverResponse, { swapStyle: "outerHTML" });
+    }
+  }
+  var listening = new WeakSet();
+  htmx.onLoad(function (node) {
+    var board = node.id === "board" ? node : node.querySelector && node.querySelector("#board");
+    if (board && !listening.has(board)) {
+      listening.add(board);
+      board.addEventListener("htmx:beforeSwap", answerAfterReplaced);
+    }
+  });
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var fragment = event.detail.fragment;
     var incoming = fragment && fragment.querySelector ? fragment.querySelector("#board") || fragment : null;

@@ -368,3 +368,37 @@ def test_lobby_match_against_normal_ai_hides_its_hand(
         raise
     finally:
         player.context.close()
+
+
+ANSWER_DELAY = 0.4  # s: how long each move's answer is held back in the test below
+
+
+def test_a_moves_answer_that_comes_after_its_pushes_neither_rolls_back_nor_errs(
+    chromium_browser: Browser, e2e_server, live_server_url: str, tmp_path_factory
+) -> None:
+    """Every move's answer is held back until the pushes of the move (and of the AI's
+    reply) have replaced the board: the answer is then aimed at a board no longer on the
+    page. It must not roll the board back, and the finished board's answer, which carries
+    the header's level bar out of band, must not make htmx log an error (it did: htmx
+    looked for the bar inside the replaced board)."""
+    player = _new_player(chromium_browser, live_server_url, f"late_{secrets.token_hex(3)}")
+    try:
+        sign_up(player)
+
+        def late_answer(route) -> None:
+            response = route.fetch()
+            time.sleep(ANSWER_DELAY)  # meanwhile the browser gets the pushes and swaps them
+            route.fulfill(response=response)
+
+        player.page.route("**/move/", late_answer)
+        _create_ai_match(player)
+        moves = _play_to_the_end(player)
+        player.page.wait_for_timeout(ANSWER_DELAY * 1000 + 500)  # the last answer lands
+        _assert_finished_fairly(player)  # no console error among its checks
+        expect(player.testid("header-level-number")).to_be_visible()
+        print(f"late answers: {moves} moves, {player.ply()} plies")
+    except BaseException:
+        _on_failure(player, e2e_server, tmp_path_factory)
+        raise
+    finally:
+        player.context.close()
