@@ -34,7 +34,7 @@ class NewMatchForm(forms.Form):
     username = forms.CharField(max_length=150, required=False, label="Player's username")
     ai_level = forms.ChoiceField(
         choices=[(level.id, level.label) for level in levels.offered()],
-        initial=levels.DEFAULT,
+        initial=levels.LOBBY_DEFAULT,
         label="AI level",
         widget=forms.Select(attrs={"aria-describedby": "ai-level-help"}),
     )

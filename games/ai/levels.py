@@ -216,7 +216,10 @@ LEVELS: dict[str, Level] = {
     level.id: level
     for level in (EASY, NORMAL, HARD, TUTORIAL, ORACLE, AGGRESSIVE, DEFENSIVE, GAMBLER, BOSS)
 }
-DEFAULT = EASY.id  # the lobby's preselected level
+DEFAULT = EASY.id  # a seat's level where none is named (services, fill with AI)
+# The lobby preselects Normal (issue 18): Easy plays at random, so a first match against the
+# preselected AI taught nothing; Easy stays one click away for anyone who wants it.
+LOBBY_DEFAULT = NORMAL.id
 
 
 class UnknownLevel(LookupError):

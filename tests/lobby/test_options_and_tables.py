@@ -38,6 +38,14 @@ def test_each_game_offers_its_engine_options_as_fields(client, alice):
     ):
         assert f'name="{field}"' in page, field
     assert 'value="discard_lowest"' in page and 'value="before_draw"' in page
+
+
+def test_the_lobby_preselects_the_normal_ai(client, alice):
+    """Issue 18: Easy plays at random; a first match against the preselected AI is Normal."""
+    client.force_login(alice)
+    page = client.get(reverse("games:lobby")).content.decode()
+    assert '<option value="normal" selected>' in page
+    assert '<option value="easy">' in page
     assert 'min="2" max="8"' in page  # Grimhand's copies, from the engine's bounds
     assert not rule_options.offered("dogblade")
     assert [rule.name for rule in rule_options.offered("grimhand")] == ["copies", "overdraw", "hp"]
