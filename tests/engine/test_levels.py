@@ -24,7 +24,8 @@ def test_players_choose_easy_normal_or_hard_and_easy_comes_first() -> None:
         ("normal", "Normal"),
         ("hard", "Hard"),
     ]
-    assert levels.DEFAULT == "easy"  # the lobby's preselected level
+    assert levels.DEFAULT == "easy"  # a seat's level where none is named
+    assert levels.LOBBY_DEFAULT == "normal"  # the lobby's preselected level
     assert [level.seat_label for level in offered] == ["AI · Easy", "AI · Normal", "AI · Hard"]
     # Stored on a seat (max_length=16) and unique.
     assert len(set(levels.LEVELS)) == len(levels.LEVELS)
