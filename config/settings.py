@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "banira",
     "arcana",
     "inbox",
+    "social",
     "demo",  # manage.py demo_data only: seeds every app above, imported by none
 ]
 
