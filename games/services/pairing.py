@@ -20,7 +20,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import selectors
+from games import admission, selectors
 from games.boards import has_board
 from games.engine import registry
 from games.errors import CannotCreate, MatchError, NotSeated, SeatUnavailable
@@ -175,13 +175,20 @@ def _pair(seek: Seek, now: dt.datetime) -> None:
             with transaction.atomic():  # a savepoint: a refused pairing writes nothing
                 match = _match_for(other, seek.user)
         except MatchError:
-            continue  # e.g. that player reached the cap of timed matches meanwhile
+            continue  # e.g. that player reached the cap of timed matches meanwhile, or
+            # one of the two blocked the other (games.admission): both wait on
         _mark_paired(match, other, seek)
         return
 
 
 def _match_for(waiting: Seek, joiner: Any) -> Match:
-    """The match of two seeks: the player who waited in seat 0, both seated at once."""
+    """The match of two seeks: the player who waited in seat 0, both seated at once.
+
+    Refused (CannotCreate, in the joiner's words) when games.admission keeps the two apart.
+    """
+    reason = admission.refusal(user=joiner, others=[waiting.user])
+    if reason:
+        raise CannotCreate(reason)
     return tables.match_create(
         creator=waiting.user,
         game_slug=waiting.game,

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import effects, rule_options, selectors
+from games import admission, effects, rule_options, selectors
 from games.ai import levels
 from games.boards import has_board, tutorial_for
 from games.engine import registry
@@ -21,6 +21,7 @@ from games.engine.core import Game, InvalidOptions
 from games.errors import (
     CannotCreate,
     LimitReached,
+    MatchError,
     MatchFinished,
     MatchNotFound,
     NotSeated,
@@ -96,6 +97,7 @@ def match_create(
     if not game.min_seats <= size <= game.max_seats:
         raise CannotCreate(f"{game.name} is played by {_seat_range(game)} players.")
     invitees = _check_others(creator, others)
+    _admit(creator, invitees, CannotCreate)
     move_seconds = clock.move_seconds_for(
         time_control, has_other_players=any(spec.kind != "ai" for spec in others)
     )
@@ -231,6 +233,14 @@ def _invitee(creator: Any, username: str) -> Any:
     return invitee
 
 
+def _admit(user: Any, others: Any, error: type[MatchError]) -> None:
+    """Refuse (`error`, writing nothing) when a check of games.admission keeps `user` from
+    sitting with `others` (a block between them: social)."""
+    reason = admission.refusal(user=user, others=others)
+    if reason:
+        raise error(reason)
+
+
 PRIVATE_TABLE = "This table is private: only the link its host shared lets you take the seat."
 NO_TABLE_AT_LINK = "There is no table at this link: it may have started or been called off."
 
@@ -272,6 +282,8 @@ def match_join(
             if seat is None:
                 raise SeatUnavailable("This match is full.")
             seat.user = user
+        others = [other.user_id for other in seats if other.user_id not in (None, user.pk)]
+        _admit(user, get_user_model().objects.filter(pk__in=others), SeatUnavailable)
         if match.is_timed:
             check_load(user)
         if seat_options:
@@ -404,7 +416,8 @@ def _options_turned(options: Mapping[str, Any], size: int) -> dict[str, Any]:
 def _rematch_open(match: Match, user: Any) -> Match:
     if match.is_timed:
         check_load(user)
-    old_seats = list(match.seats.all())
+    old_seats = list(match.seats.select_related("user"))
+    _admit(user, [old.user for old in old_seats], CannotCreate)
     now = timezone.now()
     seed = os.urandom(32)
     rematch = Match.objects.create(
