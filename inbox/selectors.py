@@ -5,33 +5,28 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from games.models import Match, Seat
 from games.selectors import opponent_names
 from inbox.models import Notification, PushSubscription
 
-LIST_LIMIT = 50
-
 
 def unread_count(*, user: Any) -> int:
+    """The bell's number: unread rows of the centre, as `inbox.centre` groups them (every
+    notice about one match is one row; a notice without a match is a row of its own), so
+    five unread turns of one match count once. One query."""
     if user is None or not user.is_authenticated:
         return 0
-    return Notification.objects.filter(user=user, in_app=True, read_at__isnull=True).count()
+    counts = Notification.objects.filter(user=user, in_app=True, read_at__isnull=True).aggregate(
+        matches=Count("match_id", distinct=True), alone=Count("pk", filter=Q(match__isnull=True))
+    )
+    return counts["matches"] + counts["alone"]
 
 
 def push_device_count(*, user: Any) -> int:
     """How many browsers the player turned Web Push on for."""
     return PushSubscription.objects.filter(user=user).count()
-
-
-def notifications_for(*, user: Any, limit: int = LIST_LIMIT) -> list[Notification]:
-    """The newest notifications shown in the centre (digests are email only)."""
-    return list(
-        Notification.objects.filter(user=user, in_app=True)
-        .exclude(kind=Notification.Kind.DIGEST)
-        .select_related("match")[:limit]
-    )
 
 
 def notification_of(*, user: Any, notification_id: int) -> Notification | None:

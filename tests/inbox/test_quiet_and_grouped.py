@@ -126,6 +126,9 @@ def test_one_row_per_match_with_its_latest_state_and_a_count(signed_in, alice, b
     assert "Your turn 0" not in html  # the older notices of a match fold into its row
     assert "The second is over" in rows[1] and "notices" not in rows[1]
     assert "A notice without a match" in rows[2]
+    # The bell counts unread rows, not notices: 3 here, for 7 unread notices.
+    bell = signed_in.get("/").content.decode()
+    assert 'data-count="3"' in bell and 'aria-label="Notifications, 3 unread"' in bell
 
     # Reading the match's row reads all of its notices, and nothing else.
     newest = Notification.objects.get(key="t9")
