@@ -21,7 +21,7 @@ without harm; a failure is logged, never an error for what was committed):
    (`games.rendering.board_html`).
 4. inbox notices and reminders: `match_finished` (the result), `turn_started` (the "your
    turn" reminder, for a player who does not have the match open), `seat_invited`,
-   `pause_requested`.
+   `pause_requested`, `match_ruled` (an admin aborted or adjudicated the match: why).
 
 The services call `match_changed` before `match_finished` and the clock's `turn_*`, so the
 after-commit work runs in the order above: pushes, the AI task, then inbox.
@@ -149,3 +149,17 @@ def pause_requested(*, match: Any, seat: Any) -> None:
 
     match_id, votes, asked_at = match.pk, match.pause_votes, match.updated.isoformat()
     _after_commit(lambda: inbox_tasks.notify_pause.delay(match_id, votes, asked_at))
+
+
+# --- 5. an admin's ruling (notices after the commit) -------------------------------------------
+
+
+def match_ruled(*, match: Any) -> None:
+    """An admin aborted or adjudicated the match (games.services.adjudication): each player
+    hears what was decided and why. An adjudicated result has already gone through
+    `match_finished` (ratings, progression, the result notice); an aborted match is
+    cancelled: unrated, no credit, nothing else follows."""
+    from games.services import adjudication
+
+    match_id = match.pk
+    _after_commit(lambda: adjudication.ruling_notify(match_id=match_id))

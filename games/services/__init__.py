@@ -11,7 +11,7 @@ timeouts, deadlines shifted for a vacation · moves: submit, resign · automatio
 auto-play seats · pairing: quick pairing's seeks (docs/lobby.md).
 """
 
-from games.services import clock, pairing
+from games.services import adjudication, clock, pairing
 from games.services._shared import FORFEIT, TUTOR, MoveResult
 from games.services.automation import automation_paused, automation_run, seat_set_autoplay
 from games.services.clock import (
@@ -36,6 +36,7 @@ from games.services.tables import (
 )
 
 __all__ = [
+    "adjudication",
     "FORFEIT",
     "MAX_MOVE_BYTES",
     "OPPONENTS",
