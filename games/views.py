@@ -169,7 +169,8 @@ def _new_match_options(request: HttpRequest, form: NewMatchForm) -> dict[str, An
 
 @require_http_methods(["GET", "POST"])
 def private_table(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """A private table's link: the invitation (GET) and taking its open seat (POST)."""
+    """A private table's link: the invitation (GET) and taking its open seat (POST; at an
+    Arcana table, with the deck I picked, as `join` does)."""
     match = selectors.match_by_invite(token=token)
     if match is None:
         return page_not_found(request, MatchNotFound(services.tables.NO_TABLE_AT_LINK))
@@ -177,8 +178,14 @@ def private_table(request: HtmxHttpRequest, token: str) -> HttpResponse:
         if not request.user.is_authenticated:
             return _not_logged_in(request)
         try:
-            services.match_join_by_link(token=token, user=request.user)
-        except MatchError as error:
+            deck_id = inputs.optional_whole_number(
+                request.POST.get("arcana_deck"), what="The deck", minimum=1
+            )
+            mine = arcana_services.join_choice(
+                user=request.user, match_id=match.pk, deck_id=deck_id
+            )
+            services.match_join_by_link(token=token, user=request.user, seat_options=mine)
+        except (MatchError, BadInput, ArcanaError) as error:
             return render(
                 request,
                 "games/private_table.html",

@@ -245,12 +245,15 @@ PRIVATE_TABLE = "This table is private: only the link its host shared lets you t
 NO_TABLE_AT_LINK = "There is no table at this link: it may have started or been called off."
 
 
-def match_join_by_link(*, token: str, user: Any) -> Match:
-    """Take the open seat of the private table whose link holds `token`."""
+def match_join_by_link(
+    *, token: str, user: Any, seat_options: Mapping[str, Any] | None = None
+) -> Match:
+    """Take the open seat of the private table whose link holds `token` (`seat_options`:
+    as for `match_join`)."""
     match_id = selectors.match_id_by_invite(token=token)
     if match_id is None:
         raise MatchNotFound(NO_TABLE_AT_LINK)
-    return match_join(match_id=match_id, user=user, token=token)
+    return match_join(match_id=match_id, user=user, token=token, seat_options=seat_options)
 
 
 def match_join(

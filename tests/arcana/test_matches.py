@@ -232,3 +232,42 @@ def test_a_deck_pick_at_join_that_is_not_mine_is_a_message_and_no_seat(
     match.refresh_from_db()
     assert match.status == Match.Status.WAITING and match.options == before
     assert not match.seats.get(index=1).joined
+
+
+# --- and on a private table's link, and from the open tables ----------------------------------
+
+
+def _open_arcana_table(client, alice, **fields) -> Match:
+    deck = _starter_deck(client, alice)
+    _lobby(client, variant="arcana", arcana_deck=str(deck.pk), opponent="open", **fields)
+    return Match.objects.get()
+
+
+def test_a_deck_is_picked_on_a_private_tables_link(client, alice, bob) -> None:
+    match = _open_arcana_table(client, alice, is_private="on", time_control="1d")
+    link = reverse("games:private_table", args=[match.invite_token])
+    bob_deck = _starter_deck(client, bob)
+    page = client.get(link).content.decode()
+    assert 'name="arcana_deck"' in page and bob_deck.name in page
+    before = dict(match.options)
+    alices = ArcanaDeck.objects.get(owner=alice)
+    refused = client.post(link, {"arcana_deck": str(alices.pk)})  # not bob's: a message
+    assert refused.status_code == 404 and "no such deck" in refused.content.decode()
+    match.refresh_from_db()
+    assert match.status == Match.Status.WAITING and match.options == before
+
+    assert client.post(link, {"arcana_deck": str(bob_deck.pk)}).status_code == 302
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+    assert match.options["decks"][1] == bob_deck.card_ids
+
+
+def test_a_deck_is_picked_when_taking_a_seat_from_the_open_tables(client, alice, bob) -> None:
+    match = _open_arcana_table(client, alice, time_control="1d")
+    bob_deck = _starter_deck(client, bob)
+    page = client.get(reverse("games:open_matches")).content.decode()
+    assert f'id="join-arcana-deck-{match.pk}"' in page and bob_deck.name in page
+    client.post(reverse("games:join", args=[match.pk]), {"arcana_deck": str(bob_deck.pk)})
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+    assert match.options["decks"][1] == bob_deck.card_ids
