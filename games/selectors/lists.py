@@ -19,12 +19,21 @@ from games.models import Match, Seat
 from games.selectors.lobby import table_rules
 from games.selectors.matches import opponent_names
 
+# The players a user follows, reached through social's Follow rows by their query names
+# (`followers`, `follower`) so that games imports nothing of social.
+FOLLOWED_BY = "followers__follower"
 
-def matches_for_user(*, user: Any) -> dict[str, list[Match]]:
-    """The user's matches, grouped: their turn first, then waiting on others, invites, done."""
+
+def matches_for_user(*, user: Any, friends_only: bool = False) -> dict[str, list[Match]]:
+    """The user's matches, grouped: their turn first, then waiting on others, invites, done.
+
+    `friends_only`: only matches with a player the user follows (docs/social.md)."""
+    seats = Seat.objects.filter(user=user)
+    if friends_only:
+        with_friends = Match.objects.filter(**{f"seats__user__{FOLLOWED_BY}": user})
+        seats = seats.filter(match__in=with_friends.values("pk"))
     seats = (
-        Seat.objects.filter(user=user)
-        .select_related("match")
+        seats.select_related("match")
         .prefetch_related("match__seats__user__profile")
         .order_by("-match__updated")
     )
@@ -51,13 +60,16 @@ def matches_for_user(*, user: Any) -> dict[str, list[Match]]:
     return groups
 
 
-def open_matches(*, user: Any, min_reliability: int | None = None) -> list[Match]:
+def open_matches(
+    *, user: Any, min_reliability: int | None = None, friends_only: bool = False
+) -> list[Match]:
     """Waiting matches with a seat anyone may take, not the user's own, not yet expired,
     never a private table (docs/lobby.md).
 
     Each carries `host_reliability` (`reliability` of its creator); with
     `min_reliability` (a percentage), only hosts at least that reliable are listed (a new
-    player, with too few matches to tell, passes only a filter of 0).
+    player, with too few matches to tell, passes only a filter of 0). `friends_only`: only
+    tables hosted by a player the user follows.
     """
     cutoff = timezone.now() - timedelta(hours=settings.OPEN_TABLE_HOURS)
     matches = Match.objects.filter(
@@ -69,6 +81,8 @@ def open_matches(*, user: Any, min_reliability: int | None = None) -> list[Match
     ).distinct()
     if user.is_authenticated:
         matches = matches.exclude(seats__user=user)
+        if friends_only:
+            matches = matches.filter(**{f"created_by__{FOLLOWED_BY}": user})
     matches = matches.select_related("created_by").prefetch_related("seats__user__profile")
     listed = []
     by_host: dict[Any, Reliability] = {}  # one host often has several tables open

@@ -63,7 +63,7 @@ def test_social_registers_its_block_check_and_it_works_both_ways(alice, bob, car
     assert selectors.blocked_ids_for(bob) == {alice.pk}
     assert selectors.blocked_ids_for(carol) == set()
     assert "You have blocked bob" in admission.refusal(user=alice, others=[carol, bob])
-    assert admission.refusal(user=bob, others=[alice]) == "alice is not taking matches with you."
+    assert admission.refusal(user=bob, others=[alice]) == "alice is not taking matches from you."
     assert admission.refusal(user=carol, others=[alice, bob]) is None
 
 
@@ -83,7 +83,7 @@ def test_join_by_id_is_refused(alice, bob):
     table = services.match_create(creator=alice, game_slug="dogblade", opponent="open")
     _block(alice, bob)
     before = _counts()
-    with pytest.raises(SeatUnavailable, match="alice is not taking matches with you"):
+    with pytest.raises(SeatUnavailable, match="alice is not taking matches from you"):
         services.match_join(match_id=table.pk, user=bob)
     assert _counts() == before
     assert table.seats.get(index=1).user_id is None
@@ -131,7 +131,7 @@ def test_picking_a_blocked_players_seek_from_the_list_is_refused(alice, bob):
     seek = pairing.seek_create(user=alice, game_slug="dogblade", time_control="1d")
     _block(alice, bob)
     before = _counts()
-    with pytest.raises(CannotCreate, match="alice is not taking matches with you"):
+    with pytest.raises(CannotCreate, match="alice is not taking matches from you"):
         pairing.seek_accept(user=bob, seek_id=seek.pk)
     assert _counts() == before
     seek.refresh_from_db()
@@ -143,6 +143,6 @@ def test_a_rematch_after_a_block_is_refused(alice, bob, make_match):
     services.match_resign(match_id=match.pk, user=bob)
     _block(bob, alice)
     before = _counts()
-    with pytest.raises(CannotCreate, match="bob is not taking matches with you"):
+    with pytest.raises(CannotCreate, match="bob is not taking matches from you"):
         services.match_rematch(match_id=match.pk, user=alice)
     assert _counts() == before
