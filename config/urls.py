@@ -25,6 +25,7 @@ urlpatterns = [
     path("", include("arcana.urls")),
     path("", include("progression.urls")),
     path("notifications/", include("inbox.urls")),
+    path("", include("social.urls")),
     path("", include("ratings.urls")),
 ]
 

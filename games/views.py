@@ -311,21 +311,30 @@ def open_matches(request: HtmxHttpRequest) -> HttpResponse:
     min_reliability = inputs.filter_choice(request.GET.get("min_reliability"), RELIABILITY_FILTERS)
     threshold = inputs.optional_whole_number(min_reliability, what="The host filter", maximum=100)
     context = {
-        "matches": selectors.open_matches(user=request.user, min_reliability=threshold),
+        "matches": selectors.open_matches(
+            user=request.user, min_reliability=threshold, friends_only=_friends_only(request)
+        ),
         "live": selectors.live_matches(user=request.user),
         "filters": RELIABILITY_FILTERS,
         "min_reliability": min_reliability,
+        "friends_only": _friends_only(request),
     }
     return render(request, "games/open_matches.html", context)
+
+
+def _friends_only(request: HttpRequest) -> bool:
+    """The lists' friends filter (?friends=1): only players I follow (docs/social.md)."""
+    return request.user.is_authenticated and inputs.flag(request.GET.get("friends"))
 
 
 @require_GET
 @login_required
 def my_matches(request: HtmxHttpRequest) -> HttpResponse:
     services.clock.settle_for_user(user=request.user)
-    return render(
-        request, "games/my_matches.html", {"groups": selectors.matches_for_user(user=request.user)}
-    )
+    friends_only = _friends_only(request)
+    groups = selectors.matches_for_user(user=request.user, friends_only=friends_only)
+    context = {"groups": groups, "friends_only": friends_only}
+    return render(request, "games/my_matches.html", context)
 
 
 @require_GET
