@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "arcana",
     "inbox",
     "social",
+    "community",
     "demo",  # manage.py demo_data only: seeds every app above, imported by none
 ]
 

@@ -27,6 +27,7 @@ urlpatterns = [
     path("notifications/", include("inbox.urls")),
     path("", include("social.urls")),
     path("", include("ratings.urls")),
+    path("community/", include("community.urls")),
 ]
 
 handler400 = "config.errors.bad_request"
