@@ -1,9 +1,12 @@
 """Progression in the Django admin: cosmetics with previews, quest templates and
 achievements (their condition is parsed on save: a bad one is a form error, nothing
 saved), seasons with their tiers inline, level rewards, players' progress with an action to
-grant a reward, and a read-only coin ledger with the economy view (earned/spent per day).
+grant a reward, what each player owns (with an action to revoke an item, for a reason),
+and a read-only coin ledger with the economy view (earned/spent per day).
 
 Writes that move rewards go through progression.services; the admin edits content only.
+Every grant and revoke writes an audit row (Django's LogEntry on the player's progress row:
+who, when, what, why), shown in that row's history (docs/operations-admin.md).
 """
 
 from __future__ import annotations
@@ -12,8 +15,8 @@ from django import forms
 from django.contrib import admin, messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import path
-from django.utils.html import format_html
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
 
 from progression import conditions, selectors, services
 from progression.errors import ProgressionError
@@ -25,6 +28,7 @@ from progression.models import (
     DailyQuest,
     LevelReward,
     MatchCredit,
+    Ownership,
     PlayerProgress,
     QuestTemplate,
     Season,
@@ -187,7 +191,7 @@ class GrantForm(forms.Form):
 class PlayerProgressAdmin(admin.ModelAdmin):
     list_display = ("user", "level", "xp", "coins", "time_zone")
     search_fields = ("user__username",)
-    readonly_fields = ("user", "xp", "level", "coins", "reroll_day")
+    readonly_fields = ("user", "xp", "level", "coins", "reroll_day", "owned_items")
     fields = (
         "user",
         "level",
@@ -198,11 +202,35 @@ class PlayerProgressAdmin(admin.ModelAdmin):
         "card_back",
         "board_theme",
         "avatar_frame",
+        "owned_items",
     )
     actions = ["grant_reward"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a player's row is made by their first match or page
+
+    @admin.display(description="Owns")
+    def owned_items(self, row: PlayerProgress) -> str:
+        owned = Ownership.objects.filter(user_id=row.user_id).select_related("cosmetic")
+        items = format_html_join(
+            "",
+            "<li>{} {} <small>({}, {})</small></li>",
+            (
+                (
+                    _preview(own.cosmetic, 24),
+                    own.cosmetic.name,
+                    own.source or "no source",
+                    own.created.date(),
+                )
+                for own in owned.order_by("cosmetic__kind", "cosmetic__name")
+            ),
+        )
+        url = reverse("admin:progression_ownership_changelist") + f"?user__id__exact={row.user_id}"
+        return format_html(
+            '<ul style="margin:0;padding-left:1em">{}</ul><a href="{}">See or revoke them</a>',
+            items or format_html("<li>{}</li>", "No items beyond the starter ones."),
+            url,
+        )
 
     @admin.action(description="Grant a reward to the selected players")
     def grant_reward(self, request: HttpRequest, queryset) -> HttpResponse | None:
@@ -216,6 +244,7 @@ class PlayerProgressAdmin(admin.ModelAdmin):
                 except ProgressionError as error:
                     self.message_user(request, error.message, messages.ERROR)
                     return None
+                self.log_change(request, row, _grant_text(data))
                 granted += 1
             self.message_user(request, f"Granted to {granted} player(s).", messages.SUCCESS)
             return None
@@ -227,6 +256,96 @@ class PlayerProgressAdmin(admin.ModelAdmin):
                 "title": "Grant a reward",
                 "form": form,
                 "players": queryset,
+                "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+                "opts": self.model._meta,
+            },
+        )
+
+
+def _grant_text(data: dict) -> str:
+    parts = [f"{data[key]} {label}" for key, label in GRANT_LABELS if data.get(key)]
+    if data.get("cosmetic") is not None:
+        parts.append(f"“{data['cosmetic'].name}”")
+    return f"Granted {', '.join(parts)}. Note: {data.get('note') or 'none'}"
+
+
+GRANT_LABELS = (("xp", "XP"), ("coins", "coins"), ("season_xp", "season XP"))
+
+
+class RevokeForm(forms.Form):
+    reason = forms.CharField(
+        max_length=200,
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
+        help_text="Required: kept in the audit log of each player.",
+    )
+
+    def clean_reason(self) -> str:
+        reason = " ".join(self.cleaned_data["reason"].split())
+        if not reason:
+            raise forms.ValidationError("Give a reason for taking the item back.")
+        return reason
+
+
+@admin.register(Ownership)
+class OwnershipAdmin(admin.ModelAdmin):
+    """What players own. Items are granted from Player progress ("Grant a reward", or the
+    game's own rewards) and taken back here with "Revoke", for a reason, through
+    `progression.services.cosmetic_revoke`; rows are never edited or deleted directly."""
+
+    list_display = ("user", "preview", "cosmetic", "kind", "source", "created")
+    list_filter = ("cosmetic__kind", "cosmetic__rarity")
+    search_fields = ("user__username", "cosmetic__name", "cosmetic__slug")
+    list_select_related = ("user", "cosmetic")
+    actions = ["revoke"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_revoke_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("progression.delete_ownership")
+
+    @admin.display(description="Preview")
+    def preview(self, row: Ownership) -> str:
+        return _preview(row.cosmetic, 32)
+
+    @admin.display(description="Kind", ordering="cosmetic__kind")
+    def kind(self, row: Ownership) -> str:
+        return row.cosmetic.get_kind_display()
+
+    @admin.action(description="Revoke the selected items…", permissions=["revoke"])
+    def revoke(self, request: HttpRequest, queryset) -> HttpResponse | None:
+        rows = list(queryset.select_related("user", "cosmetic").order_by("user_id", "pk"))
+        form = RevokeForm(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            reason, revoked = form.cleaned_data["reason"], 0
+            for row in rows:
+                try:
+                    owned = services.cosmetic_revoke(user=row.user, cosmetic_id=row.cosmetic_id)
+                except ProgressionError as error:
+                    self.message_user(request, f"{row}: {error.message}", messages.ERROR)
+                    continue
+                if owned is None:
+                    continue  # already revoked (a second click, another admin)
+                progress = PlayerProgress.objects.get(user=row.user)
+                text = f"Revoked “{row.cosmetic.name}” (from: {row.source or 'no source'})."
+                self.log_change(request, progress, f"{text} Reason: {reason}")
+                revoked += 1
+            self.message_user(request, f"Revoked {revoked} item(s).", messages.SUCCESS)
+            return None
+        return render(
+            request,
+            "admin/progression/revoke.html",
+            {
+                **self.admin_site.each_context(request),
+                "title": "Revoke items",
+                "form": form,
+                "rows": rows,
                 "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
                 "opts": self.model._meta,
             },
