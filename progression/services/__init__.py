@@ -4,7 +4,7 @@ Split by sub-domain: players (the row lock and applying rewards), matches (credi
 finished match, exactly once), quests, seasons, cosmetics.
 """
 
-from progression.services.cosmetics import cosmetic_equip
+from progression.services.cosmetics import cosmetic_equip, cosmetic_revoke
 from progression.services.matches import match_result_process, match_result_record
 from progression.services.players import (
     Grant,
@@ -19,6 +19,7 @@ from progression.services.seasons import premium_buy, season_close, season_rollo
 __all__ = [
     "Grant",
     "cosmetic_equip",
+    "cosmetic_revoke",
     "grant_apply",
     "match_result_process",
     "match_result_record",
