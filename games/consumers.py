@@ -62,3 +62,12 @@ class MatchConsumer(ClosesWhenLayerIsDown, AsyncWebsocketConsumer):
 
     async def board_push(self, event: dict) -> None:
         await self.send(text_data=event["html"])
+
+    async def chat_push(self, event: dict) -> None:
+        """A chat line (community.pushes), dropped for a user with chat off or on either
+        side of a block with its sender (community.selectors.chat_reaches)."""
+        from community import selectors as chat
+
+        user = self.scope.get("user")
+        if await database_sync_to_async(chat.chat_reaches)(user=user, sender_id=event["sender_id"]):
+            await self.send(text_data=event["html"])
