@@ -50,6 +50,8 @@ INSTALLED_APPS = [
     "inbox",
     "social",
     "community",
+    "ninja",  # the Bot API's framework: its docs page's templates and static files
+    "botapi",
     "demo",  # manage.py demo_data only: seeds every app above, imported by none
 ]
 

@@ -28,6 +28,7 @@ urlpatterns = [
     path("", include("social.urls")),
     path("", include("ratings.urls")),
     path("community/", include("community.urls")),
+    path("", include("botapi.urls")),  # /api/v1/ and /profile/tokens/ (docs/bot-api.md)
 ]
 
 handler400 = "config.errors.bad_request"

@@ -1,0 +1,121 @@
+"""Reads of the Bot API: tokens, bot accounts, and a seat's whole view of a match.
+
+Nothing here writes. `seat_snapshot` is the one thing a match stream and `GET
+/api/v1/matches/{id}` send: built from the engine's `view` for the caller's own seat (a
+spectator's view for anyone else), never from the state itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.core.cache import cache
+
+from botapi.models import ApiToken, BotAccount
+from games import selectors as game_selectors
+from games.engine import registry
+from games.models import Match
+from games.replay import match_position
+
+BOT_IDS_KEY = "botapi:bot-ids"  # the ids of every bot account (they are few), cached
+BOT_IDS_SECONDS = 600
+
+
+def token_digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def token_find(*, text: str) -> ApiToken | None:
+    """The active token whose text is `text` (looked up by its digest), with its user."""
+    if not text or len(text) > 200:
+        return None
+    return (
+        ApiToken.objects.select_related("user")
+        .filter(digest=token_digest(text), revoked__isnull=True, user__is_active=True)
+        .first()
+    )
+
+
+def tokens_of(*, user: Any) -> list[ApiToken]:
+    return list(ApiToken.objects.filter(user=user))
+
+
+def bot_ids() -> frozenset[int]:
+    """Every bot account's user id: one cached value, one query when it is cold."""
+    cached = cache.get(BOT_IDS_KEY)
+    if cached is None:
+        cached = frozenset(BotAccount.objects.values_list("user_id", flat=True))
+        cache.set(BOT_IDS_KEY, cached, BOT_IDS_SECONDS)
+    return frozenset(cached)
+
+
+def is_bot(*, user: Any) -> bool:
+    user_id = getattr(user, "pk", user)
+    return user_id is not None and user_id in bot_ids()
+
+
+def bot_account_of(*, user: Any) -> BotAccount | None:
+    return BotAccount.objects.filter(user=user).first()
+
+
+def seat_snapshot(*, match: Match, user: Any) -> dict[str, Any]:
+    """The caller's whole view of the match: the engine's `view` for their own seat, their
+    legal moves when they are to act, the ply, the clocks and who is to act."""
+    game = registry.get(match.game)
+    seat = game_selectors.seat_of(match=match, user=user)
+    index = seat.index if seat is not None and seat.joined is not None else None
+    is_started = match.status != Match.Status.WAITING
+    state = match_position(match=match).state if is_started else None
+    is_my_turn = (
+        match.status == Match.Status.ACTIVE and index is not None and index in match.seats_to_act
+    )
+    view = game.view(state, index) if state is not None else None
+    return {
+        "type": "match",
+        "match": match_summary(match=match),
+        "seat": index,
+        "ply": match.ply,
+        "to_act": list(match.seats_to_act),
+        "is_my_turn": is_my_turn,
+        "view": game_selectors.with_recorded_outcome(view, match) if view is not None else None,
+        "legal_moves": game.legal_moves(state, index) if is_my_turn else [],
+        "clocks": [_clock(clock) for clock in game_selectors.clocks(match=match)],
+    }
+
+
+def _clock(clock: Any) -> dict[str, Any]:
+    return {
+        "seat": clock.seat,
+        "is_running": clock.is_running,
+        "seconds_left": clock.seconds_left,
+        "bank_seconds": clock.bank_seconds,
+        "deadline": clock.deadline.isoformat() if clock.deadline else None,
+    }
+
+
+def match_summary(*, match: Match) -> dict[str, Any]:
+    """A match as the API lists it: no seed, no options beyond what the lobby shows."""
+    game_selectors.players_load(match=match)
+    bots = bot_ids()
+    return {
+        "id": match.pk,
+        "game": match.game,
+        "status": match.status,
+        "ply": match.ply,
+        "is_casual": match.is_casual,
+        "seed_commitment": match.seed_commitment,
+        "seats": [
+            {
+                "index": seat.index,
+                "kind": "ai" if seat.is_ai else ("open" if seat.user_id is None else "player"),
+                "name": seat.label,
+                "username": seat.user.get_username() if seat.user_id else None,
+                "ai_level": seat.ai_level or None,
+                "joined": seat.joined is not None,
+                "is_bot": seat.user_id in bots,
+            }
+            for seat in match.seats.all()
+        ],
+        "outcome": match.outcome or None,
+    }
