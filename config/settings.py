@@ -316,8 +316,14 @@ STATICFILES_FINDERS = [
     "django.contrib.staticfiles.finders.AppDirectoriesFinder",
     "games.boards.finders.BoardStaticFinder",  # each board's own static/
 ]
+# Uploaded files (cosmetic art, docs/operations-admin.md): the local media folder, or any
+# django-storages backend (e.g. MEDIA_STORAGE=storages.backends.s3.S3Storage, its AWS_* vars).
+MEDIA_URL = env("MEDIA_URL", default="/media/")
+MEDIA_ROOT = env("MEDIA_ROOT", default=str(BASE_DIR / "media"))
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": {
+        "BACKEND": env("MEDIA_STORAGE", default="django.core.files.storage.FileSystemStorage")
+    },
     "staticfiles": {
         "BACKEND": "config.storage.StaticStorage"  # whitenoise's, URLs remembered
         if not DEBUG

@@ -1,6 +1,8 @@
 from allauth.account.decorators import secure_admin_login
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+from django.views.static import serve
 
 from config import csp_reports, health, pwa, scrape, views
 
@@ -18,6 +20,8 @@ urlpatterns = [
     path("sw.js", pwa.service_worker, name="service-worker"),  # at the root: scope is "/"
     path("offline/", pwa.offline, name="offline"),  # shown by the service worker offline
     path("admin/", admin.site.urls),
+    # Uploads on the local storage (cosmetic art); a remote storage serves its own URLs.
+    path("media/<path:path>", serve, {"document_root": settings.MEDIA_ROOT}, name="media"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
