@@ -73,6 +73,25 @@ def arcana_card(card: ArcanaCard | Mapping[str, Any], level: int = 1, size: str 
     return card_context(card, level, size)
 
 
+SLOT_ORDER = ("attack", "defense", "lucky", "spell")
+
+
+@register.simple_tag
+def arcana_gallery() -> list[tuple[str, list[dict[str, Any]]]]:
+    """Every enabled ability card as the engine would play it (the pool a new table gets),
+    grouped by slot in SLOT_ORDER: the rules page's gallery. One query."""
+    cards = selectors.pool_cards()
+    return [
+        (slot, sorted((card for card in cards if card["slot"] == slot), key=_by_cost_and_name))
+        for slot in SLOT_ORDER
+        if any(card["slot"] == slot for card in cards)
+    ]
+
+
+def _by_cost_and_name(card: Mapping[str, Any]) -> tuple[int, str]:
+    return (card["cost"], card["name"])
+
+
 @register.simple_tag(takes_context=True)
 def arcana_join_decks(context: template.Context, match: Any) -> list[Any]:
     """The viewer's decks to pick from when taking a seat at `match`, if it is an Arcana
