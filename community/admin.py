@@ -117,18 +117,11 @@ class ReportAdmin(admin.ModelAdmin):
     @admin.display(description="Sanction")
     def sanction_links(self, report: Report) -> str:
         add = reverse("admin:community_sanction_add")
-        return format_html(
-            '<a class="button" href="{}?user={}&kind=mute&report={}">Mute {}</a> '
-            '<a class="button" href="{}?user={}&kind=ban&report={}">Ban {}</a>',
-            add,
-            report.reported_id,
-            report.pk,
-            report.reported,
-            add,
-            report.reported_id,
-            report.pk,
-            report.reported,
+        links = (
+            (f"{add}?user={report.reported_id}&kind={kind}&report={report.pk}", label)
+            for kind, label in (("mute", "Mute"), ("ban", "Ban"))
         )
+        return format_html_join(" ", '<a class="button" href="{}">{}</a>', links)
 
     @admin.action(description="Mark the selected reports resolved")
     def resolve(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
