@@ -7,8 +7,8 @@ services ask `refusal` before they seat players together. A check is
     check(*, user, others) -> str | None
 
 `user` is the player acting (creating a table, joining one, being paired), `others` the
-players they would sit with. It answers a reason a player can read, or None to let them
-play. The first reason found is the answer; no check may write.
+players they would sit with (possibly none: a table against the AI). It answers a reason a
+player can read, or None to let them play. The first reason found is the answer; no check may write.
 """
 
 from __future__ import annotations
@@ -35,13 +35,12 @@ def unregister(check: Check) -> None:
 
 
 def refusal(*, user: Any, others: Iterable[Any] = ()) -> str | None:
-    """The reason `user` may not sit with `others`, or None. Anonymous and absent players
-    (None, AI and open seats) are left out."""
+    """The reason `user` may not play (alone, or with `others`), or None. Every check is
+    asked, even with nobody else at the table (a banned player may not play the AI either);
+    absent players (None: AI and open seats) and `user` themself are left out of `others`."""
     if user is None:
         return None
     others = [other for other in others if other is not None and other.pk != user.pk]
-    if not others:
-        return None
     for check in _checks:
         reason = check(user=user, others=others)
         if reason:

@@ -21,6 +21,8 @@ class ChallengeForm(NewMatchForm):
         # Games two people can play with a board (BaniraCards is played alone).
         self.games = [game for game in self.games if game.min_seats <= 2 <= game.max_seats]
         self.fields["game"].choices = [(game.slug, game.name) for game in self.games]
+        clocks = self.fields["time_control"]
+        clocks.choices = [("", "Pick for me (a day per move)"), *list(clocks.choices)[1:]]
         slugs = {game.slug for game in self.games}
         self.rule_fields = [(slug, rule) for slug, rule in self.rule_fields if slug in slugs]
 

@@ -50,6 +50,8 @@ def block_refusal(*, user: Any, others: Iterable[Any], doing: str = "play") -> s
     """games.admission's check: a reason `user` may not sit with `others` (or, with
     `doing="follow"`, follow them), or None."""
     ids = {other.pk: other for other in others}
+    if not ids:
+        return None
     rows = Block.objects.filter(
         Q(blocker=user.pk, blocked__in=ids) | Q(blocked=user.pk, blocker__in=ids)
     ).values_list("blocker_id", "blocked_id")

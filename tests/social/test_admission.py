@@ -46,9 +46,10 @@ def test_the_registry_runs_checks_in_order_and_ignores_absent_players(alice, bob
     admission.register(check)  # twice changes nothing
     try:
         assert admission.refusal(user=alice, others=[None, alice]) is None
-        assert seen == []  # nobody else at the table: no check asked
+        assert seen == [(alice.pk, [])]  # asked with nobody else at the table (the AI)
         assert admission.refusal(user=alice, others=[bob]) == "no"
-        assert seen == [(alice.pk, [bob.pk])]
+        assert seen[-1] == (alice.pk, [bob.pk])
+        assert admission.refusal(user=None, others=[bob]) is None  # nobody acting
     finally:
         admission.unregister(check)
     assert admission.refusal(user=alice, others=[bob]) is None  # social's check: no block
