@@ -11,7 +11,7 @@ from typing import Any
 from django.http import HttpRequest
 from ninja.security import HttpBearer
 
-from botapi import selectors, services
+from botapi import limits, selectors, services
 from botapi.errors import ScopeMissing
 from botapi.models import ApiToken
 
@@ -29,5 +29,6 @@ def caller(request: HttpRequest, scope: str) -> Any:
     token: ApiToken = request.auth  # type: ignore[attr-defined]
     if not token.has_scope(scope):
         raise ScopeMissing(f"This token has no “{scope}” scope: make one that has.")
+    limits.check_rate(request=request, token=token)
     services.token_used(token=token)
     return token.user

@@ -28,3 +28,7 @@ class TooMany(ApiError):
     def __init__(self, message: str, *, retry_after: int) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class NotFound(ApiError):
+    status = 404

@@ -119,3 +119,48 @@ def match_summary(*, match: Match) -> dict[str, Any]:
         ],
         "outcome": match.outcome or None,
     }
+
+
+# What the events stream remembers of each of the account's matches between two reads:
+# (status, ply, is invited, is my turn).
+Seen = dict[int, tuple[str, int, bool, bool]]
+
+
+def account_events(*, seen: Seen, user: Any) -> tuple[list[dict[str, Any]], Seen]:
+    """The account's events since `seen` (invitations, matches started, turns, matches
+    ended or called off) and what is seen now. With `seen` empty: every open invitation,
+    every match in play, and each turn that is the account's now."""
+    open_statuses = [Match.Status.WAITING, Match.Status.ACTIVE]
+    matches = Match.objects.filter(seats__user=user, status__in=open_statuses).distinct()
+    now: Seen = {}
+    found: list[dict[str, Any]] = []
+    for match in matches.prefetch_related("seats"):
+        seat = game_selectors.seat_of(match=match, user=user)
+        if seat is None:
+            continue
+        is_active = match.status == Match.Status.ACTIVE
+        state = (
+            match.status,
+            match.ply,
+            match.status == Match.Status.WAITING and seat.joined is None,
+            is_active and seat.index in match.seats_to_act,
+        )
+        now[match.pk] = state
+        before = seen.get(match.pk)
+        if before == state:
+            continue
+        if state[2] and (before is None or not before[2]):
+            found.append(_event("invitation", match))
+        if is_active and (before is None or before[0] != Match.Status.ACTIVE):
+            found.append(_event("match_started", match))
+        if state[3] and (before is None or not before[3] or before[1] != match.ply):
+            found.append(_event("your_turn", match))
+    gone = [match_id for match_id in seen if match_id not in now]
+    for match in Match.objects.filter(pk__in=gone).prefetch_related("seats"):
+        kind = "match_ended" if match.status == Match.Status.FINISHED else "match_cancelled"
+        found.append(_event(kind, match))
+    return found, now
+
+
+def _event(kind: str, match: Match) -> dict[str, Any]:
+    return {"type": kind, "match": match_summary(match=match)}

@@ -1,0 +1,214 @@
+"""The Bot API's streams (`application/x-ndjson`): async views served under ASGI (uvicorn).
+
+- `GET /api/v1/matches/{id}/stream`: first the caller's whole view of the match
+  (`selectors.seat_snapshot`: the engine's own `view` for their seat, legal moves, ply,
+  clocks, who is to act), then the same again after every change, until the match ends.
+- `GET /api/v1/stream/events`: the account's invitations, matches started, turns and
+  results (`selectors.account_events`).
+
+Both are woken by the channel layer's existing groups (the seat's group of
+games.notifications, the user's group of inbox.push): a push is only a signal, the line
+sent is always re-read from the database through the selectors, so a stream never carries
+more than the seat's own view. The stream marks the seat present (inbox.presence), so the
+pushes are sent to it as to an open page. Every KEEPALIVE seconds without a change an
+empty line keeps the connection open, and the state is re-read anyway: a lost push delays
+a line by a few seconds, never loses it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import close_old_connections
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.views.decorators.http import require_GET
+
+from botapi import limits, selectors
+from botapi.errors import ApiError, NotFound, ScopeMissing, TokenRefused
+from botapi.models import ApiToken
+from games import selectors as game_selectors
+from games.notifications import group_for_seat, group_for_spectators
+from inbox import presence
+from inbox.push import group_for_user
+
+logger = logging.getLogger(__name__)
+
+NDJSON = "application/x-ndjson"
+
+
+def keepalive_seconds() -> float:
+    return float(getattr(settings, "BOTAPI_STREAM_KEEPALIVE", 5.0))
+
+
+def _problem(error: ApiError) -> JsonResponse:
+    response = JsonResponse(
+        {"status": error.status, "message": error.message, "field": error.field},
+        status=error.status,
+    )
+    if error.status == 401:
+        response["WWW-Authenticate"] = "Bearer"
+    if getattr(error, "retry_after", None):
+        response["Retry-After"] = str(error.retry_after)
+    return response
+
+
+def _token_of(request: HttpRequest) -> ApiToken:
+    """The request's token, holding the read scope; refusals as ApiError."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, text = header.partition(" ")
+    token = selectors.token_find(text=text.strip()) if scheme.lower() == "bearer" else None
+    if token is None:
+        raise TokenRefused("Send a valid API token: Authorization: Bearer <token>.")
+    if not token.has_scope(ApiToken.Scope.READ):
+        raise ScopeMissing("This token has no “read” scope: make one that has.")
+    return token
+
+
+def _line(document: Any) -> bytes:
+    return json.dumps(document, separators=(",", ":"), default=str).encode() + b"\n"
+
+
+async def _follow(
+    groups: list[str],
+    read: Callable[[], tuple[bool, list[Any]]],
+    *,
+    on_tick: Callable[[str], None],
+    on_close: Callable[[str], None],
+) -> AsyncIterator[bytes]:
+    """Lines from `read` (whether the stream is over, and the documents to send: none when
+    nothing changed), first at once, then on each push to `groups` or keep-alive tick; an
+    empty line when there is nothing to send."""
+    layer = get_channel_layer()
+    channel = await layer.new_channel() if layer is not None else ""
+    for group in groups if layer is not None else []:
+        await layer.group_add(group, channel)
+    try:
+        while True:
+            await sync_to_async(on_tick)(channel)
+            is_over, documents = await sync_to_async(_read_closing(read))()
+            for document in documents:
+                yield _line(document)
+            if not documents:
+                yield b"\n"
+            if is_over:
+                return
+            await _wait(layer, channel)
+    finally:
+        for group in groups if layer is not None else []:
+            with contextlib.suppress(Exception):
+                await layer.group_discard(group, channel)
+        with contextlib.suppress(Exception):
+            await sync_to_async(on_close)(channel)
+
+
+def _read_closing(read: Callable[[], Any]) -> Callable[[], Any]:
+    def run() -> Any:
+        close_old_connections()
+        try:
+            return read()
+        finally:
+            close_old_connections()
+
+    return run
+
+
+async def _wait(layer: Any, channel: str) -> None:
+    """Until a push reaches `channel` (then every push already queued is taken too, so a
+    burst is one re-read) or the keep-alive time passes."""
+    if layer is None:
+        await asyncio.sleep(keepalive_seconds())
+        return
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(layer.receive(channel), timeout=keepalive_seconds())
+
+
+# --- a match ---------------------------------------------------------------------------------
+
+
+def _match_start(token: ApiToken, match_id: int) -> tuple[list[str], int | None]:
+    match = game_selectors.match_get(match_id=match_id)
+    if match is None or not game_selectors.can_view(match=match, user=token.user):
+        raise NotFound("There is no such match.")
+    seat = game_selectors.seat_of(match=match, user=token.user)
+    index = seat.index if seat is not None and seat.joined is not None else None
+    if seat is not None:
+        return [group_for_seat(match_id, seat.index)], index
+    return [group_for_spectators(match_id)], None
+
+
+@require_GET
+async def match_stream(request: HttpRequest, match_id: int) -> HttpResponse:
+    try:
+        token = await sync_to_async(_token_of)(request)
+        groups, seat = await sync_to_async(_match_start)(token, match_id)
+        opened = await sync_to_async(limits.stream_open)(token=token)
+    except ApiError as error:
+        return _problem(error)
+    user = token.user
+
+    sent: list[str] = []  # the version of the last line sent
+
+    def read() -> tuple[bool, list[Any]]:
+        match = game_selectors.match_get(match_id=match_id)
+        if match is None:
+            return True, []
+        version = game_selectors.board_version(match=match)
+        if sent and sent[-1] == version:
+            return match.is_finished, []
+        sent[:] = [version]
+        return match.is_finished, [selectors.seat_snapshot(match=match, user=user)]
+
+    present_as = user.pk if seat is not None else None  # a spectator counts as one
+
+    def touch(channel: str) -> None:
+        limits.stream_alive(stream=opened)
+        presence.presence_touch(user_id=present_as, match_id=match_id, channel=channel)
+
+    def close(channel: str) -> None:
+        limits.stream_closed(stream=opened)
+        presence.presence_leave(user_id=present_as, match_id=match_id, channel=channel)
+
+    return _streaming(_follow(groups, read, on_tick=touch, on_close=close))
+
+
+def _streaming(lines: AsyncIterator[bytes]) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(lines, content_type=NDJSON)
+    response["Cache-Control"] = "no-store"
+    response["X-Accel-Buffering"] = "no"  # a proxy must pass each line on at once
+    return response
+
+
+# --- the account's events --------------------------------------------------------------------
+
+
+@require_GET
+async def events(request: HttpRequest) -> HttpResponse:
+    try:
+        token = await sync_to_async(_token_of)(request)
+        opened = await sync_to_async(limits.stream_open)(token=token)
+    except ApiError as error:
+        return _problem(error)
+    user = token.user
+    seen: selectors.Seen = {}
+
+    def read() -> tuple[bool, list[Any]]:
+        found, now = selectors.account_events(user=user, seen=seen)
+        seen.clear()
+        seen.update(now)
+        return False, found
+
+    def touch(channel: str) -> None:
+        limits.stream_alive(stream=opened)
+
+    def close(channel: str) -> None:
+        limits.stream_closed(stream=opened)
+
+    return _streaming(_follow([group_for_user(user.pk)], read, on_tick=touch, on_close=close))
