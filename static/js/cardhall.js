@@ -196,3 +196,85 @@
     if (notice && event.detail.successful) notice.remove();
   });
 })();
+
+// Keyboard focus across board swaps (issue 18; docs/accessibility.md). The board is swapped
+// whole (a move's answer, a push, the poll), so the control that had focus leaves the page
+// and focus would fall to <body>: a keyboard player would have to Tab from the top again.
+// While focus is inside the board, the control the player chose is remembered (its
+// data-testid, else its name and value); after a swap that dropped focus, it goes to that
+// control in the new board, else to the board's first enabled move control, else to the
+// board's heading. Focus is only ever put back when it fell: a player who has moved on
+// (a click or Tab outside the board, into the header or a text box) is left alone.
+(function () {
+  "use strict";
+  var MOVE_CONTROLS = [
+    'form[action$="/move/"] button:not([disabled])',
+    'form[action$="/move/"] input[type="checkbox"]:not([disabled])',
+    'form[action$="/move/"] input[type="radio"]:not([disabled])',
+    'form[action$="/move/"] select:not([disabled])',
+  ].join(", ");
+  var wish = null; // {testid, name, value}: the last control the player focused in the board
+  var inBoard = false; // whether focus was last inside the board
+  var placing = false; // focus being put back by this block (not the player's choice)
+
+  function boardOf(node) {
+    return node && node.closest ? node.closest("#board") : null;
+  }
+  function describe(node) {
+    return {
+      testid: node.getAttribute("data-testid"),
+      name: node.getAttribute("name"),
+      value: node.getAttribute("value"),
+    };
+  }
+  function usable(node) {
+    return !!node && !node.disabled && node.getClientRects().length > 0;
+  }
+  function find(board, wanted) {
+    if (!wanted) return null;
+    var found = [];
+    if (wanted.testid) {
+      found = board.querySelectorAll('[data-testid="' + CSS.escape(wanted.testid) + '"]');
+    } else if (wanted.name && wanted.value !== null) {
+      found = board.querySelectorAll('[name="' + CSS.escape(wanted.name) + '"]');
+      found = Array.prototype.filter.call(found, function (node) {
+        return node.getAttribute("value") === wanted.value;
+      });
+    }
+    return Array.prototype.find.call(found, usable) || null;
+  }
+  function heading(board) {
+    var title = board.querySelector("h1, h2");
+    if (title && !title.hasAttribute("tabindex")) title.setAttribute("tabindex", "-1");
+    return title;
+  }
+  function place(node) {
+    placing = true;
+    try { node.focus(); } finally { placing = false; }
+  }
+  function restoreFocus() {
+    var active = document.activeElement;
+    if (!inBoard || (active && active !== document.body && active.isConnected)) return;
+    var board = document.getElementById("board");
+    if (!board) return;
+    var target = find(board, wish) ||
+      Array.prototype.find.call(board.querySelectorAll(MOVE_CONTROLS), usable) ||
+      heading(board);
+    if (target) place(target);
+  }
+
+  document.addEventListener("focusin", function (event) {
+    inBoard = !!boardOf(event.target);
+    if (inBoard && !placing) wish = describe(event.target);
+  });
+  // A click or tap outside the board (on text, say) moves focus to <body> without a
+  // focusin: that player has left the board too.
+  document.addEventListener("pointerdown", function (event) {
+    if (!boardOf(event.target)) inBoard = false;
+  }, true);
+  htmx.onLoad(function () {
+    // After the swap has settled (the old board is gone, the new one in place).
+    setTimeout(restoreFocus, 0);
+  });
+  document.addEventListener("htmx:afterSettle", restoreFocus);
+})();

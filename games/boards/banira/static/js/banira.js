@@ -39,6 +39,15 @@
       slot.classList.add("is-drop");
     }
   });
+  // Keyboard: Enter on a hand card picks it, like Space. Without this, Enter on a radio
+  // submits the form by its first submit button (the first field slot): a play onto a
+  // slot the player never chose.
+  document.addEventListener("keydown", function (event) {
+    var radio = event.target;
+    if (event.key !== "Enter" || !radio.matches || !radio.matches(".bn-board input.bn-pick")) return;
+    event.preventDefault();
+    if (!radio.disabled) radio.checked = true;
+  });
   document.addEventListener("drop", function (event) {
     var slot = slotOf(event.target);
     if (!slot || !dragged) return;
