@@ -37,6 +37,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "task": "banira.tasks.weekly_rollover",
         "schedule": crontab(minute=0, hour=0, day_of_week="mon"),
     },
+    # BaniraCards: grant the prizes of weeks that are over (hourly, so a missed beat is
+    # made up; once per week however often it runs: banira.services.weekly_prizes_award).
+    "banira-weekly-prizes": {
+        "task": "banira.tasks.weekly_prizes",
+        "schedule": crontab(minute=10),
+    },
     # Progression: draw each player's quests soon after their local midnight (zones differ
     # by quarter hours), and roll the season over at its end (both also done lazily when a
     # page needs them).
