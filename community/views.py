@@ -60,7 +60,9 @@ def _panel(request: HttpRequest, match_id: int) -> HttpResponse:
     if match is None:
         return _notice(request, "There is no such match.", status=404, match_id=None)
     panel = selectors.chat_panel(match=match, user=request.user)
-    return render(request, "community/chat.html#panel", {"panel": panel, "emotes": EMOTES.items()})
+    part = "lines" if request.GET.get("part") == "lines" and panel.is_on else "panel"
+    context = {"panel": panel, "emotes": EMOTES.items()}
+    return render(request, f"community/chat.html#{part}", context)
 
 
 @require_http_methods(["GET", "POST"])

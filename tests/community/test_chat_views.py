@@ -160,3 +160,14 @@ def test_a_player_is_reported_by_name(alice, bob):
     me = client.post("/community/report/", {"player": "alice", "reason": "name"})
     assert me.status_code == 400 and "cannot report yourself" in me.content.decode()
     assert Report.objects.count() == 1
+
+
+def test_the_lines_are_read_again_when_the_socket_reconnects(alice, bob, make_match):
+    match = make_match(alice, bob)
+    client = client_for(alice)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'hx-trigger="htmx:wsOpen from:closest .match-page"' in page
+    services.chat_post(match_id=match.pk, user=bob, text="missed while away")
+    lines = client.get(f"/community/matches/{match.pk}/chat/panel/?part=lines").content.decode()
+    assert lines.lstrip().startswith('<ol id="chat-lines-seats"') and "missed while away" in lines
+    assert 'id="chat-form"' not in lines
