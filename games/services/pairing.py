@@ -15,6 +15,7 @@ replaces the old; a unique constraint backs it). A seek expires after `SEEK_MINU
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -32,6 +33,18 @@ SEEK_MINUTES = 10
 RATING_WINDOW = 200  # a new seek accepts opponents this close in rating...
 WIDEN_PER_MINUTE = 100  # ...and this much more for every minute it has waited
 START_RATING = 1500  # a player with no rating in the game yet
+
+# Checks other apps add when they start: check(*, user, is_rated) -> a reason a player can
+# read, or None. Asked before a seek is made or accepted (botapi: a bot account joins rated
+# pools only when its owner lets it, docs/bot-api.md).
+POOL_CHECKS: list[Callable[..., str | None]] = []
+
+
+def _pool_admits(user: Any, *, is_rated: bool) -> None:
+    for check in POOL_CHECKS:
+        reason = check(user=user, is_rated=is_rated)
+        if reason:
+            raise CannotCreate(reason)
 
 
 def quick_games() -> list[Any]:
@@ -79,6 +92,7 @@ def seek_create(*, user: Any, game_slug: str, time_control: str, is_rated: bool 
     player in another pool is cancelled: one search at a time.
     """
     _check(game_slug, time_control)
+    _pool_admits(user, is_rated=is_rated)
     tables.check_load(user)
     now = timezone.now()
     with transaction.atomic():
@@ -129,6 +143,7 @@ def seek_accept(*, user: Any, seek_id: int) -> Match:
         raise SeatUnavailable("That player is no longer looking for a match.")
     if seek.user_id == user.pk:
         raise CannotCreate("That is your own search: wait for someone to accept it.")
+    _pool_admits(user, is_rated=seek.is_rated)
     tables.check_load(user)
     now = timezone.now()
     with transaction.atomic():
