@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.files.uploadedfile import UploadedFile
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
-from progression import conditions, selectors, services
+from progression import conditions, cosmetic_art, selectors, services
 from progression.errors import ProgressionError
 from progression.models import (
     Achievement,
@@ -33,6 +34,7 @@ from progression.models import (
     QuestTemplate,
     Season,
     SeasonTier,
+    validate_asset,
 )
 
 
@@ -56,8 +58,68 @@ def _preview(cosmetic: Cosmetic | None, size: int = 56) -> str:
     )
 
 
+class ArtInput(forms.ClearableFileInput):
+    """A file to upload, or the path of a static file shipped with the site (the way every
+    cosmetic was given art before uploads), typed in a text box of the same name."""
+
+    def value_from_datadict(self, data, files, name):
+        upload = super().value_from_datadict(data, files, name)
+        if upload in (None, False) and (data.get(name) or "").strip():
+            return data.get(name).strip()
+        return upload
+
+    def render(self, name, value, attrs=None, renderer=None):
+        typed = value.name if value and cosmetic_art.is_static(value.name) else ""
+        return format_html(
+            '{}<p>or the path of a static file: <input type="text" name="{}" value="{}" '
+            'size="40" placeholder="img/cosmetics/back-ember.svg"></p>',
+            super().render(name, value, attrs, renderer),
+            name,
+            typed,
+        )
+
+
+class ArtFormField(forms.FileField):
+    widget = ArtInput
+
+    def clean(self, data, initial=None):
+        if isinstance(data, str):
+            validate_asset(data)
+            return data
+        return super().clean(data, initial)
+
+
+class CosmeticForm(forms.ModelForm):
+    """A new upload is checked and made safe (`cosmetic_art.art_clean`) before it is stored:
+    a bad file is a form error and nothing is saved. A typed static path is checked as
+    before (`validate_asset`)."""
+
+    asset = ArtFormField(required=False, help_text=Cosmetic._meta.get_field("asset").help_text)
+
+    class Meta:
+        model = Cosmetic
+        fields = (
+            "kind",
+            "name",
+            "slug",
+            "rarity",
+            "description",
+            "asset",
+            "css",
+            "is_starter",
+            "is_active",
+        )
+
+    def clean_asset(self):
+        asset = self.cleaned_data.get("asset")
+        if asset and isinstance(asset, UploadedFile):
+            return cosmetic_art.art_clean(asset)
+        return asset
+
+
 @admin.register(Cosmetic)
 class CosmeticAdmin(admin.ModelAdmin):
+    form = CosmeticForm
     list_display = ("preview", "name", "kind", "rarity", "is_starter", "is_active")
     list_filter = ("kind", "rarity", "is_active")
     search_fields = ("name", "slug")

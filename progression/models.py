@@ -16,9 +16,8 @@ import zoneinfo
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.templatetags.static import static
 
-from progression import conditions
+from progression import conditions, cosmetic_art
 
 TIME_ZONES = sorted(zoneinfo.available_timezones())
 
@@ -81,9 +80,15 @@ class Cosmetic(models.Model):
     name = models.CharField(max_length=80)
     rarity = models.CharField(max_length=16, choices=Rarity.choices, default=Rarity.COMMON)
     description = models.CharField(max_length=200, blank=True)
-    # A static file (e.g. img/cosmetics/back-ember.svg): the card back or frame, or a theme's
-    # preview swatch.
-    asset = models.CharField(max_length=200, blank=True, validators=[validate_asset])
+    # The card back or frame, or a theme's preview swatch: an uploaded PNG or sanitized SVG
+    # on the default storage (progression.cosmetic_art), or the path of a static file shipped
+    # with the site (img/cosmetics/back-ember.svg), as every cosmetic had before uploads.
+    asset = cosmetic_art.ArtField(
+        upload_to=cosmetic_art.upload_to,
+        max_length=200,
+        blank=True,
+        help_text="A PNG, or an SVG (sanitized on upload), at most 512 KB.",
+    )
     css = models.TextField(
         blank=True,
         validators=[validate_theme_css],
@@ -100,11 +105,13 @@ class Cosmetic(models.Model):
 
     @property
     def asset_url(self) -> str:
-        return static(self.asset) if self.asset else ""
+        return self.asset.url if self.asset else ""
 
     def clean(self) -> None:
         if self.kind in (self.Kind.CARD_BACK, self.Kind.AVATAR_FRAME) and not self.asset:
-            raise ValidationError({"asset": "Card backs and frames need an SVG asset."})
+            raise ValidationError(
+                {"asset": "Card backs and frames need an SVG asset or a PNG: upload one."}
+            )
         if self.kind == self.Kind.BOARD_THEME and not self.css:
             raise ValidationError({"css": "A board theme needs its custom properties."})
 
