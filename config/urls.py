@@ -1,10 +1,9 @@
 from allauth.account.decorators import secure_admin_login
-from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
-from django.views.static import serve
 
 from config import csp_reports, health, pwa, scrape, views
+from progression import cosmetic_art
 
 # The admin logs in through the site's own login (allauth): one login page, with its
 # throttling of failed attempts (ACCOUNT_RATE_LIMITS), for staff too (docs/security.md).
@@ -21,7 +20,7 @@ urlpatterns = [
     path("offline/", pwa.offline, name="offline"),  # shown by the service worker offline
     path("admin/", admin.site.urls),
     # Uploads on the local storage (cosmetic art); a remote storage serves its own URLs.
-    path("media/<path:path>", serve, {"document_root": settings.MEDIA_ROOT}, name="media"),
+    path("media/<path:path>", cosmetic_art.media_serve, name="media"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),

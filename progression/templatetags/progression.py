@@ -92,7 +92,7 @@ TABLE_THEMED = "background: var(--cos-table, none); border-radius: 18px; padding
 
 @register.simple_tag
 def cosmetic_url(cosmetic: Any) -> str:
-    return static(cosmetic.asset) if cosmetic and cosmetic.asset else ""
+    return cosmetic.asset_url if cosmetic and cosmetic.asset else ""
 
 
 # An achievement's icon is a character an admin picks (Achievement.icon); some (⛨, ✿) are in
