@@ -1,7 +1,10 @@
 """The card pool in the Django admin: card definitions, deck lists with their ordered
 entries, and an action that checks lists with the engine (validity and a greedy-bot
-score over simulated runs, as a balancing aid). The weekly challenge is read-only here:
-weeks are made by banira.services, and their seeds are shown only once revealed."""
+score over simulated runs, as a balancing aid). The weekly challenge's weeks are read-only
+here: they are made by banira.services, and their seeds are shown only once revealed. Its
+settings (runs per week, the weekly deck), the decks scheduled for coming weeks and the
+prize tiers are edited here; the prizes granted are read-only. Every add, change and delete
+is in Django's LogEntry history (docs/operations-admin.md)."""
 
 from __future__ import annotations
 
@@ -16,7 +19,11 @@ from banira.models import (
     DeckEntry,
     DeckList,
     PracticeRun,
+    PrizeAward,
+    PrizeTier,
     WeeklyChallenge,
+    WeeklyDeckSchedule,
+    WeeklySettings,
     engine_deck,
     engine_deck_problem,
 )
@@ -117,9 +124,18 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(WeeklyChallenge)
 class WeeklyChallengeAdmin(ReadOnlyAdmin):
-    list_display = ("week_start", "deck_name", "is_revealed", "created")
+    list_display = ("week_start", "deck_name", "runs_per_week", "is_revealed", "prizes_awarded")
     list_filter = ("is_revealed",)
-    fields = ("week_start", "deck_list", "deck_name", "is_revealed", "seeds", "created")
+    fields = (
+        "week_start",
+        "deck_list",
+        "deck_name",
+        "runs_per_week",
+        "is_revealed",
+        "prizes_awarded",
+        "seeds",
+        "created",
+    )
     readonly_fields = fields
 
     @admin.display(description="seeds (hex)")
@@ -136,3 +152,51 @@ class ChallengeRunAdmin(ReadOnlyAdmin):
     search_fields = ("user__username",)
     fields = ("challenge", "user", "index", "match", "created")
     readonly_fields = fields
+
+
+@admin.register(WeeklySettings)
+class WeeklySettingsAdmin(admin.ModelAdmin):
+    """One row: the runs per week and the default weekly deck, for weeks made from now on."""
+
+    list_display = ("__str__", "runs_per_week", "deck_list")
+    fields = ("runs_per_week", "deck_list")
+
+    def has_add_permission(self, request) -> bool:
+        return not WeeklySettings.objects.exists()
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    def changelist_view(self, request, extra_context=None):
+        services.weekly_settings()  # the one row exists before anyone looks for it
+        return super().changelist_view(request, extra_context)
+
+
+@admin.register(WeeklyDeckSchedule)
+class WeeklyDeckScheduleAdmin(admin.ModelAdmin):
+    """The deck of a coming week (a Monday), frozen into that week when it starts."""
+
+    list_display = ("week_start", "deck_list", "is_started")
+    ordering = ("-week_start",)
+
+    @admin.display(boolean=True, description="started")
+    def is_started(self, row: WeeklyDeckSchedule) -> bool:
+        return WeeklyChallenge.objects.filter(week_start=row.week_start).exists()
+
+    def get_readonly_fields(self, request, obj=None):
+        # A week that has started has its deck frozen: changing the schedule would mislead.
+        return ("week_start", "deck_list") if obj and self.is_started(obj) else ()
+
+
+@admin.register(PrizeTier)
+class PrizeTierAdmin(admin.ModelAdmin):
+    list_display = ("name", "kind", "rule", "prize", "is_active")
+    list_filter = ("kind", "is_active")
+    fields = ("name", "kind", "top_n", "min_score", "coins", "cosmetic", "is_active")
+
+
+@admin.register(PrizeAward)
+class PrizeAwardAdmin(ReadOnlyAdmin):
+    list_display = ("challenge", "tier_name", "user", "rank", "score", "coins", "cosmetic")
+    list_filter = ("challenge", "tier")
+    search_fields = ("user__username",)

@@ -205,9 +205,16 @@ class WeeklyChallenge(models.Model):
       no page renders them before.
     """
 
-    RUNS_PER_WEEK = 3
+    RUNS_PER_WEEK = 3  # the most a week can have: it has three seeds
 
     week_start = models.DateField(unique=True, help_text="The Monday (UTC) the week starts on.")
+    # Copied from WeeklySettings when the week is made: an admin's change applies from the
+    # next week, so everyone of one week has had the same number of runs.
+    runs_per_week = models.PositiveSmallIntegerField(
+        default=RUNS_PER_WEEK, validators=[MinValueValidator(1), MaxValueValidator(RUNS_PER_WEEK)]
+    )
+    # Set once the week's prizes are granted (banira.services.weekly_prizes_award): never twice.
+    prizes_awarded = models.DateTimeField(null=True, blank=True, editable=False)
     deck_list = models.ForeignKey(DeckList, on_delete=models.PROTECT, related_name="weeks")
     deck_name = models.CharField(max_length=80)
     deck = models.JSONField(help_text="The engine deck, frozen when the week was created.")
@@ -222,6 +229,11 @@ class WeeklyChallenge(models.Model):
 
     def __str__(self) -> str:
         return f"Weekly challenge of {self.week_start:%Y-%m-%d} ({self.deck_name})"
+
+    @property
+    def runs_text(self) -> str:
+        """ "three runs": the week's runs per week, in words."""
+        return {1: "one run", 2: "two runs"}.get(self.runs_per_week, "three runs")
 
     def seed_for(self, index: int) -> bytes:
         """The seed of every player's real run `index` (1..3) this week."""
@@ -258,3 +270,132 @@ class ChallengeRun(models.Model):
 
     def __str__(self) -> str:
         return f"Weekly run {self.index} of {self.user} ({self.challenge.week_start:%Y-%m-%d})"
+
+
+class WeeklySettings(models.Model):
+    """The weekly challenge's settings, edited in the admin: one row (pk 1), made on first
+    need by `banira.services.weekly_settings`. They apply to weeks made after the change."""
+
+    runs_per_week = models.PositiveSmallIntegerField(
+        default=WeeklyChallenge.RUNS_PER_WEEK,
+        validators=[MinValueValidator(1), MaxValueValidator(WeeklyChallenge.RUNS_PER_WEEK)],
+        help_text="Real runs each player gets per week (1 to 3: a week has three seeds).",
+    )
+    deck_list = models.ForeignKey(
+        DeckList,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name="weekly deck",
+        help_text="The deck of weeks with none scheduled. Empty: the first active list by name.",
+    )
+
+    class Meta:
+        verbose_name = verbose_name_plural = "weekly challenge settings"
+
+    def __str__(self) -> str:
+        return "Weekly challenge settings"
+
+
+class WeeklyDeckSchedule(models.Model):
+    """The deck of one coming week, chosen ahead. Frozen into the week when it starts."""
+
+    week_start = models.DateField(unique=True, help_text="The Monday (UTC) of the week.")
+    deck_list = models.ForeignKey(DeckList, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["week_start"]
+        verbose_name = "scheduled weekly deck"
+
+    def __str__(self) -> str:
+        return f"{self.week_start:%Y-%m-%d}: {self.deck_list}"
+
+    def clean(self) -> None:
+        if self.week_start and self.week_start.weekday() != 0:
+            raise ValidationError({"week_start": "A week starts on a Monday: pick a Monday."})
+        if self.deck_list_id is not None:
+            problem = engine_deck_problem(self.deck_list.to_engine_deck())
+            if problem:
+                raise ValidationError({"deck_list": f"This list cannot be played: {problem}"})
+
+
+class PrizeTier(models.Model):
+    """A prize every week gives when it ends (banira.services.weekly_prizes_award): to the
+    top N of the week's leaderboard, to each player whose best run reached a score, or to
+    every player who finished or gave up a real run. Coins, an item, or both."""
+
+    class Kind(models.TextChoices):
+        TOP = "top", "Top places"
+        SCORE = "score", "Score threshold"
+        PARTICIPATION = "participation", "Participation"
+
+    name = models.CharField(max_length=80, help_text="What players read, e.g. “Podium”.")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    top_n = models.PositiveSmallIntegerField(
+        "top N", null=True, blank=True, help_text="Top places: the first N of the week."
+    )
+    min_score = models.IntegerField(
+        null=True, blank=True, help_text="Score threshold: a best run of at least this score."
+    )
+    coins = models.PositiveIntegerField(default=0)
+    cosmetic = models.ForeignKey(
+        "progression.Cosmetic", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    is_active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["kind", "top_n", "-min_score", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def rule(self) -> str:
+        if self.kind == self.Kind.TOP:
+            return f"Top {self.top_n}"
+        if self.kind == self.Kind.SCORE:
+            return f"Score {self.min_score} or more"
+        return "Every player who finished or gave up a run"
+
+    @property
+    def prize(self) -> str:
+        parts = [f"{self.coins} coins"] if self.coins else []
+        if self.cosmetic_id is not None:
+            parts.append(f"“{self.cosmetic.name}”")
+        return " and ".join(parts)
+
+    def clean(self) -> None:
+        if self.kind == self.Kind.TOP and not self.top_n:
+            raise ValidationError({"top_n": "Top places need N: how many places win."})
+        if self.kind == self.Kind.SCORE and self.min_score is None:
+            raise ValidationError({"min_score": "A score threshold needs the score to reach."})
+        if not self.coins and self.cosmetic_id is None:
+            raise ValidationError("A prize gives coins, an item, or both.")
+
+
+class PrizeAward(models.Model):
+    """One prize granted to one player for one week: the ledger that keeps it to once."""
+
+    challenge = models.ForeignKey(WeeklyChallenge, on_delete=models.CASCADE, related_name="awards")
+    tier = models.ForeignKey(PrizeTier, on_delete=models.PROTECT, related_name="awards")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    tier_name = models.CharField(max_length=80)  # as the tier was named that week
+    rank = models.PositiveIntegerField(null=True, blank=True)
+    score = models.IntegerField(null=True, blank=True)
+    coins = models.PositiveIntegerField(default=0)
+    cosmetic = models.ForeignKey(
+        "progression.Cosmetic", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["challenge", "rank", "tier", "user"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["challenge", "tier", "user"], name="banira_prize_once_per_week"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tier_name} to {self.user} ({self.challenge.week_start:%Y-%m-%d})"

@@ -16,7 +16,14 @@ from typing import Any
 
 from django.db.models import Count
 
-from banira.models import ChallengeRun, DeckList, PracticeRun, WeeklyChallenge
+from banira.models import (
+    ChallengeRun,
+    DeckList,
+    PracticeRun,
+    PrizeAward,
+    PrizeTier,
+    WeeklyChallenge,
+)
 from games.models import Match
 
 RECENT_RUNS = 20
@@ -101,7 +108,7 @@ def weekly_runs_for_user(*, challenge: WeeklyChallenge, user: Any) -> list[Weekl
 
 def weekly_runs_left(*, challenge: WeeklyChallenge, user: Any) -> int:
     played = ChallengeRun.objects.filter(challenge=challenge, user=user).count()
-    return max(0, WeeklyChallenge.RUNS_PER_WEEK - played)
+    return max(0, challenge.runs_per_week - played)
 
 
 def _counts(match: Match, end: datetime.datetime) -> bool:
@@ -182,10 +189,44 @@ def all_time_leaderboard(*, limit: int = 100) -> list[AllTimeEntry]:
 
 
 @dataclass(frozen=True)
+class PrizeWinner:
+    user: Any
+    rank: int | None  # the place on the week's leaderboard; None: no scored run
+    score: int | None  # the best counted run's score
+
+
+def week_prize_winners(*, challenge: WeeklyChallenge, tier: PrizeTier) -> list[PrizeWinner]:
+    """Who `tier` rewards in `challenge` (docs/operations-admin.md): the first `top_n` of the
+    week's leaderboard; each player whose best counted run scored `min_score` or more; or
+    every player who finished or gave up a real run before the week ended (participation:
+    a run given up counts; one still going at the end, or aborted, does not)."""
+    board = weekly_leaderboard(challenge=challenge)
+    if tier.kind == PrizeTier.Kind.TOP:
+        return [PrizeWinner(e.user, e.rank, e.score) for e in board[: tier.top_n or 0]]
+    if tier.kind == PrizeTier.Kind.SCORE:
+        threshold = tier.min_score or 0
+        return [PrizeWinner(e.user, e.rank, e.score) for e in board if e.score >= threshold]
+    ranked = {entry.user.pk: entry for entry in board}
+    end = week_end(challenge)
+    runs = ChallengeRun.objects.filter(challenge=challenge).select_related("match", "user")
+    players = {run.user.pk: run.user for run in runs if _counts(run.match, end)}
+    return [
+        PrizeWinner(
+            user,
+            ranked[uid].rank if uid in ranked else None,
+            ranked[uid].score if uid in ranked else None,
+        )
+        for uid, user in sorted(players.items())
+    ]
+
+
+@dataclass(frozen=True)
 class PastWeek:
     challenge: WeeklyChallenge
     seeds_hex: tuple[str, str, str]
     players: int
+    winners: tuple[WeeklyEntry, ...] = ()  # the week's podium (its first three)
+    prizes: tuple[PrizeAward, ...] = ()  # what was granted, best places first
 
 
 def weeks_revealed() -> list[PastWeek]:
@@ -195,14 +236,23 @@ def weeks_revealed() -> list[PastWeek]:
         .annotate(players=Count("runs__user", distinct=True))
         .order_by("-week_start")
     )
+    awards: dict[int, list[PrizeAward]] = defaultdict(list)
+    granted = PrizeAward.objects.filter(challenge__in=weeks).select_related("user", "cosmetic")
+    for award in granted.order_by("challenge", "rank", "tier__kind", "tier_name", "user__username"):
+        awards[award.challenge_id].append(award)
     return [
         PastWeek(
             week,
             (week.seed_for(1).hex(), week.seed_for(2).hex(), week.seed_for(3).hex()),
             week.players,
+            tuple(weekly_leaderboard(challenge=week)[:PODIUM]),
+            tuple(awards[week.pk]),
         )
         for week in weeks
     ]
+
+
+PODIUM = 3
 
 
 def week_get(*, week_start: datetime.date) -> WeeklyChallenge | None:

@@ -24,6 +24,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from banira import selectors
 from banira.default_pool import load_default_deck
 from banira.models import (
     CardDefinition,
@@ -31,7 +32,11 @@ from banira.models import (
     DeckEntry,
     DeckList,
     PracticeRun,
+    PrizeAward,
+    PrizeTier,
     WeeklyChallenge,
+    WeeklyDeckSchedule,
+    WeeklySettings,
     engine_deck_problem,
 )
 from banira.selectors import week_end
@@ -91,7 +96,8 @@ def week_start_for(when: datetime.datetime) -> datetime.date:
 
 
 def weekly_challenge_current(*, now: datetime.datetime | None = None) -> WeeklyChallenge | None:
-    """This week's challenge, created on first need from the active deck list.
+    """This week's challenge, created on first need from the week's deck
+    (`weekly_deck_for`) and the settings' runs per week.
 
     None while no deck list is active and playable (nothing is created then). Safe to call
     concurrently: the unique week_start makes one row, get_or_create returns it to all.
@@ -100,18 +106,17 @@ def weekly_challenge_current(*, now: datetime.datetime | None = None) -> WeeklyC
     challenge = WeeklyChallenge.objects.filter(week_start=week_start).first()
     if challenge is not None:
         return challenge
-    deck_list = deck_list_active()
-    if deck_list is None:
+    picked = weekly_deck_for(week_start=week_start)
+    if picked is None:
         return None
-    deck = deck_list.to_engine_deck()
-    if engine_deck_problem(deck):
-        return None
+    deck_list, deck = picked
     challenge, _ = WeeklyChallenge.objects.get_or_create(
         week_start=week_start,
         defaults={
             "deck_list": deck_list,
             "deck_name": deck_list.name,
             "deck": deck,
+            "runs_per_week": weekly_settings().runs_per_week,
             "seed_1": secrets.token_bytes(32),
             "seed_2": secrets.token_bytes(32),
             "seed_3": secrets.token_bytes(32),
@@ -135,10 +140,12 @@ def weekly_rollover(*, now: datetime.datetime | None = None) -> WeeklyChallenge 
 
 
 def weekly_run_start(*, user: Any, now: datetime.datetime | None = None) -> Match:
-    """Start `user`'s next real run (1..3) of this week, dealt from the week's seed k.
+    """Start `user`'s next real run k (1..the week's runs_per_week), dealt from the week's
+    seed k.
 
-    A fourth is refused (WeeklyLimitReached) with nothing written. Concurrent starts queue
-    on the week's row lock, so they make runs 1, 2, 3 in turn, never two runs k.
+    One more than the week allows is refused (WeeklyLimitReached) with nothing written.
+    Concurrent starts queue on the week's row lock, so they make runs 1, 2, 3 in turn,
+    never two runs k.
     """
     challenge = weekly_rollover(now=now)
     if challenge is None:
@@ -146,10 +153,10 @@ def weekly_run_start(*, user: Any, now: datetime.datetime | None = None) -> Matc
     with transaction.atomic():
         challenge = WeeklyChallenge.objects.select_for_update().get(pk=challenge.pk)
         played = ChallengeRun.objects.filter(challenge=challenge, user=user).count()
-        if played >= WeeklyChallenge.RUNS_PER_WEEK:
+        if played >= challenge.runs_per_week:
             raise WeeklyLimitReached(
-                "You have played your three runs this week. Practice runs are always open, "
-                "and a new week starts on Monday at 00:00 UTC."
+                f"You have played your {challenge.runs_text} this week. Practice runs are always "
+                "open, and a new week starts on Monday at 00:00 UTC."
             )
         index = played + 1
         match = match_services.match_create(
@@ -162,6 +169,90 @@ def weekly_run_start(*, user: Any, now: datetime.datetime | None = None) -> Matc
         )
         ChallengeRun.objects.create(challenge=challenge, user=user, index=index, match=match)
     return match
+
+
+def weekly_settings() -> WeeklySettings:
+    """The one row of the weekly challenge's settings (made with the defaults on first need)."""
+    return WeeklySettings.objects.get_or_create(pk=1)[0]
+
+
+def weekly_deck_for(*, week_start: datetime.date) -> tuple[DeckList, list] | None:
+    """The deck list of the week starting `week_start`, and its engine deck: the one
+    scheduled for that week, else the settings' weekly deck, else the first active list by
+    name; the first of those that the engine accepts. None: no playable list at all."""
+    scheduled = WeeklyDeckSchedule.objects.filter(week_start=week_start).select_related("deck_list")
+    candidates = [row.deck_list for row in scheduled]
+    candidates += [weekly_settings().deck_list, deck_list_active()]
+    for deck_list in candidates:
+        if deck_list is None:
+            continue
+        deck = deck_list.to_engine_deck()
+        if not engine_deck_problem(deck):
+            return deck_list, deck
+    return None
+
+
+# --- prizes, when a week ends -----------------------------------------------------------------
+
+
+def weekly_prizes_award_due(*, now: datetime.datetime | None = None) -> int:
+    """Grant the prizes of every week that is over and has none granted yet (the beat task,
+    hourly). Returns how many prizes were granted now. Safe to run twice, or at once."""
+    now = now or timezone.now()
+    due = WeeklyChallenge.objects.filter(
+        week_start__lte=week_start_for(now) - datetime.timedelta(days=7),
+        prizes_awarded__isnull=True,
+    ).order_by("week_start")
+    return sum(
+        len(weekly_prizes_award(challenge_id=pk, now=now))
+        for pk in due.values_list("pk", flat=True)
+    )
+
+
+def weekly_prizes_award(
+    *, challenge_id: int, now: datetime.datetime | None = None
+) -> list[PrizeAward]:
+    """Grant one finished week's prizes, once: each active tier to the players it names
+    (`banira.selectors.week_prize_winners`), coins and items through progression's grant.
+
+    Lock order: the week's row, then each player's progress row (progression.reward_grant).
+    The week's `prizes_awarded` mark, set in the same transaction, and the unique (week,
+    tier, player) of PrizeAward keep it to once, whoever runs it and however often.
+    """
+    from progression import services as progression
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        challenge = WeeklyChallenge.objects.select_for_update().get(pk=challenge_id)
+        if challenge.prizes_awarded is not None or now < week_end(challenge):
+            return []
+        awards = []
+        for tier in PrizeTier.objects.filter(is_active=True).select_related("cosmetic"):
+            for winner in selectors.week_prize_winners(challenge=challenge, tier=tier):
+                award, created = PrizeAward.objects.get_or_create(
+                    challenge=challenge,
+                    tier=tier,
+                    user=winner.user,
+                    defaults={
+                        "tier_name": tier.name,
+                        "rank": winner.rank,
+                        "score": winner.score,
+                        "coins": tier.coins,
+                        "cosmetic": tier.cosmetic,
+                    },
+                )
+                if not created:
+                    continue
+                progression.reward_grant(
+                    user=winner.user,
+                    coins=tier.coins,
+                    cosmetic=tier.cosmetic,
+                    note=f"BaniraCards week of {challenge.week_start:%d %b %Y}: {tier.name}",
+                )
+                awards.append(award)
+        challenge.prizes_awarded = now
+        challenge.save(update_fields=["prizes_awarded"])
+    return awards
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ def home(request: HttpRequest) -> HttpResponse:
             )
             runs_left = selectors.weekly_runs_left(challenge=challenge, user=request.user)
             context["runs_left"] = runs_left
-            context["next_index"] = challenge.RUNS_PER_WEEK - runs_left + 1
+            context["next_index"] = challenge.runs_per_week - runs_left + 1
     return render(request, "banira/home.html", context)
 
 
