@@ -164,3 +164,17 @@ def account_events(*, seen: Seen, user: Any) -> tuple[list[dict[str, Any]], Seen
 
 def _event(kind: str, match: Match) -> dict[str, Any]:
     return {"type": kind, "match": match_summary(match=match)}
+
+
+BOT_NOT_IN_RATED_POOLS = (
+    "This account is a bot: it joins rated quick pairing only when its owner lets it "
+    "(API tokens page). Casual quick pairing is open to it."
+)
+
+
+def bot_pool_refusal(*, user: Any, is_rated: bool) -> str | None:
+    """games.services.pairing's check: a bot stays out of rated pools unless opted in."""
+    if not is_rated or not is_bot(user=user):
+        return None
+    account = bot_account_of(user=user)
+    return None if account is not None and account.joins_rated_pools else BOT_NOT_IN_RATED_POOLS
