@@ -50,10 +50,23 @@ def _matches_list(user_id: int) -> str:
     )
 
 
+class ReportStatusFilter(admin.SimpleListFilter):
+    title = "status"
+    parameter_name = "status"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("open", "Open"), ("resolved", "Resolved")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Report]) -> QuerySet[Report]:
+        if self.value() in ("open", "resolved"):
+            return queryset.filter(resolved__isnull=self.value() == "open")
+        return queryset
+
+
 @admin.register(Report)
 class ReportAdmin(admin.ModelAdmin):
-    list_display = ("id", "reason", "reporter", "reported", "match_link", "created", "resolved")
-    list_filter = (("resolved", admin.EmptyFieldListFilter), "reason")
+    list_display = ("id", "reason", "reporter", "reported", "match_link", "created", "is_open")
+    list_filter = (ReportStatusFilter, "reason")
     search_fields = ("reporter__username", "reported__username", "details")
     list_select_related = ("reporter", "reported")
     readonly_fields = (
@@ -83,6 +96,10 @@ class ReportAdmin(admin.ModelAdmin):
     def match_link(self, report: Report) -> str:
         return _match_link(report.match_id)
 
+    @admin.display(boolean=True, description="Open")
+    def is_open(self, report: Report) -> bool:
+        return report.resolved is None
+
     @admin.display(description="The messages around it")
     def messages_around(self, report: Report) -> str:
         if report.message is None:
@@ -90,7 +107,8 @@ class ReportAdmin(admin.ModelAdmin):
         rows = (
             (
                 "reported" if line.pk == report.message_id else "",
-                timezone.localtime(line.created).strftime("%H:%M:%S"),
+                timezone.localtime(line.created).strftime("%H:%M:%S")
+                + ("  ⚑ reported" if line.pk == report.message_id else ""),
                 line.sender.username,
                 line.text,
                 " (removed)" if line.removed else "",

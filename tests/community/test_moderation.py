@@ -67,7 +67,7 @@ def test_the_queue_shows_the_match_the_lines_around_and_both_players_matches(
     for text in ("alice 0", "alice 3", "the insult", "after 1", "after 2"):
         assert text in page
     assert "a spectator&#x27;s line" not in page and "a spectator's line" not in page
-    assert '<li class="reported">' in page
+    assert '<li class="reported"><b>' in page and "⚑ reported</b> bob: the insult" in page
     assert f"#{older.pk} dogblade" in page  # bob's recent matches include the older one
     assert f"?user={bob.pk}&amp;kind=mute&amp;report={report.pk}" in page
 
@@ -82,9 +82,13 @@ def test_removing_lines_and_resolving_reports_are_audited(
         "/admin/community/report/",
         {"action": "remove_reported_messages", "_selected_action": [report.pk]},
     )
+    change = f"/admin/community/report/{report.pk}/change/"
+    assert change in admin_client.get("/admin/community/report/?status=open").content.decode()
     admin_client.post(
         "/admin/community/report/", {"action": "resolve", "_selected_action": [report.pk]}
     )
+    assert change not in admin_client.get("/admin/community/report/?status=open").content.decode()
+    assert change in admin_client.get("/admin/community/report/?status=resolved").content.decode()
     line.refresh_from_db()
     report.refresh_from_db()
     assert line.removed is not None and line.removed_by == staff
