@@ -19,9 +19,10 @@ from games.models import Match, Seat
 from games.selectors.lobby import table_rules
 from games.selectors.matches import opponent_names
 
-# The players a user follows, reached through social's Follow rows by their query names
-# (`followers`, `follower`) so that games imports nothing of social.
+# The players a user follows, and the blocks between a host and a user, reached through
+# social's Follow and Block rows by their query names so that games imports nothing of it.
 FOLLOWED_BY = "followers__follower"
+BLOCKED_BY_HOST, BLOCKED_HOST = "created_by__blocks__blocked", "created_by__blocked_by__blocker"
 
 
 def matches_for_user(*, user: Any, friends_only: bool = False) -> dict[str, list[Match]]:
@@ -69,7 +70,8 @@ def open_matches(
     Each carries `host_reliability` (`reliability` of its creator); with
     `min_reliability` (a percentage), only hosts at least that reliable are listed (a new
     player, with too few matches to tell, passes only a filter of 0). `friends_only`: only
-    tables hosted by a player the user follows.
+    tables hosted by a player the user follows. A table whose host and the user are kept
+    apart by a block is never listed.
     """
     cutoff = timezone.now() - timedelta(hours=settings.OPEN_TABLE_HOURS)
     matches = Match.objects.filter(
@@ -83,6 +85,9 @@ def open_matches(
         matches = matches.exclude(seats__user=user)
         if friends_only:
             matches = matches.filter(**{f"created_by__{FOLLOWED_BY}": user})
+        # Nor tables whose host and I are kept apart by a block (either way): the seat
+        # would be refused (games.admission).
+        matches = matches.exclude(**{BLOCKED_BY_HOST: user}).exclude(**{BLOCKED_HOST: user})
     matches = matches.select_related("created_by").prefetch_related("seats__user__profile")
     listed = []
     by_host: dict[Any, Reliability] = {}  # one host often has several tables open

@@ -76,8 +76,10 @@ def test_follow_challenge_accept_then_block_refuses_the_challenge(
         )
         assert "/challenge/" in page.url
         shot(alice, "challenge-refused")
-        page.goto("/matches/")
-        expect(page.locator(f"a[href$='/matches/{match_id + 1}/']")).to_have_count(0)
+        page.goto("/matches/")  # the accepted challenge is all there is: nothing new waits
+        expect(page.locator(".match-link")).to_have_count(1)
+        expect(page.locator(f".match-link[href$='/matches/{match_id}/']")).to_have_count(1)
+        expect(alice.testid("waiting")).to_have_count(0)
         assert not alice.page_errors and not bob.page_errors
     except BaseException:
         report_failure((alice, bob), e2e_server, tmp_path_factory)

@@ -174,3 +174,20 @@ def test_follows_and_blocks_sent_at_once_are_written_once(alice, bob):
     results = race(4, lambda _: services.block_create(user=bob, username="alice").pk)
     assert len(set(results)) == 1 and Block.objects.count() == 1
     assert Follow.objects.count() == 0
+
+
+def test_open_tables_leave_out_hosts_kept_apart_by_a_block(client, alice, bob, carol):
+    by_bob = games_services.match_create(creator=bob, game_slug="dogblade", opponent="open")
+    by_carol = games_services.match_create(creator=carol, game_slug="dogblade", opponent="open")
+    services.block_create(user=alice, username="bob")
+    services.block_create(user=carol, username="alice")
+    client.force_login(alice)
+    assert client.get(reverse("games:open_matches")).context["matches"] == []
+    client.force_login(bob)  # bob sees carol's table (no block between them), not alice's
+    assert [m.pk for m in client.get(reverse("games:open_matches")).context["matches"]] == [
+        by_carol.pk
+    ]
+    client.force_login(carol)
+    assert [m.pk for m in client.get(reverse("games:open_matches")).context["matches"]] == [
+        by_bob.pk
+    ]
