@@ -68,6 +68,9 @@ def past_week(alice, bob, make_user):
     """A week that ended a day ago at least: alice scored 80, bob 40, carol gave up her run
     (a real resignation), dave's run was still going when the week ended."""
     then = timezone.now() - PAST
+    if not DeckList.objects.filter(slug="classic").exists():  # a transactional test's flush
+        services.deck_list_load_default()
+        DeckList.objects.filter(slug="classic").update(is_active=True)
     carol, dave = make_user("carol"), make_user("dave")
     runs = {user: services.weekly_run_start(user=user, now=then) for user in (alice, bob)}
     challenge = WeeklyChallenge.objects.get()
