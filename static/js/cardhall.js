@@ -250,7 +250,8 @@
   }
   function place(node) {
     placing = true;
-    try { node.focus(); } finally { placing = false; }
+    // No scrolling: a player reading the log while the board is swapped stays where they are.
+    try { node.focus({ preventScroll: true }); } finally { placing = false; }
   }
   function restoreFocus() {
     var active = document.activeElement;

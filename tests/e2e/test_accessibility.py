@@ -237,7 +237,7 @@ def tab_until(player: Player, wanted, *, back: bool = False, what: str = "") -> 
     raise AssertionError(f"{TAB_LIMIT} presses of {key} never reached {what or wanted}")
 
 
-def testid_is(testid: str):
+def has_testid(testid: str):
     return lambda now: now["testid"] == testid
 
 
@@ -258,7 +258,7 @@ def keyboard_move(player: Player, testid: str, *, back: bool = False, key: str =
     """Reach the control `testid` with Tab (Shift+Tab with `back`), press `key`, and wait
     until the board has moved on and it is my turn again (or the match is over)."""
     ply = player.ply()
-    presses = tab_until(player, testid_is(testid), back=back, what=testid)
+    presses = tab_until(player, has_testid(testid), back=back, what=testid)
     player.page.keyboard.press(key)
     wait_ready(player, ply)
     print(f"{testid}: {'Shift+' if back else ''}Tab x{presses}, {key}: {ply} -> {player.ply()}")
@@ -293,8 +293,8 @@ def test_grimhand_classic_with_the_keyboard_alone(player: Player) -> None:
         elif not drew_defense and player.testid("draw-defense").count():
             # Tab to the Attack deck, then back with Shift+Tab? The Defense deck comes after
             # it: reach it with Tab, then come back to it from the next control.
-            tab_until(player, testid_is("draw-attack"), what="draw-attack")
-            tab_until(player, testid_is("draw-defense"), what="draw-defense")
+            tab_until(player, has_testid("draw-attack"), what="draw-attack")
+            tab_until(player, has_testid("draw-defense"), what="draw-defense")
             page.keyboard.press("Tab")
             keyboard_move(player, "draw-defense", back=True)
             drew_defense = True
@@ -324,7 +324,7 @@ def test_grimhand_arcana_with_the_keyboard_alone(player: Player) -> None:
             card = plays[0].removeprefix("play-")
             target = player.testid(f"target-{card}")
             if target.count():
-                tab_until(player, testid_is(f"target-{card}"), what=f"target-{card}")
+                tab_until(player, has_testid(f"target-{card}"), what=f"target-{card}")
                 before = target.input_value()
                 page.keyboard.press("ArrowDown")
                 if target.locator("option").count() > 1:
@@ -343,9 +343,9 @@ def test_grimhand_arcana_with_the_keyboard_alone(player: Player) -> None:
 
 def test_haymaker_with_the_keyboard_alone(player: Player) -> None:
     """Every Haymaker move from the keyboard, in the tutorial's fixed bout against its AI
-    tutor: cards picked with Space on their (visually hidden) checkboxes, then an attack, a
-    haymaker, an exact block and a pass, each made with Enter; then, against the AI, the
-    hit taken when I defend."""
+    tutor: cards picked with Space (Enter only picks or unpicks: it never submits) on their
+    (visually hidden) checkboxes, then an attack, a haymaker, an exact block and a pass,
+    each made with Enter; then, against the AI, the hit taken when I defend."""
     page = player.page
     page.goto("/games/haymaker/tutorial/")
     page.get_by_test_id("tutorial-begin").click()
@@ -363,7 +363,15 @@ def test_haymaker_with_the_keyboard_alone(player: Player) -> None:
                 player, lambda now, card=card: now["value"] == card and now["name"] == "cards"
             )
             page.keyboard.press("Space")
-            expect(page.locator(f"input[name=cards][value='{card}']")).to_be_checked()
+            checkbox = page.locator(f"input[name=cards][value='{card}']")
+            expect(checkbox).to_be_checked()
+            # Enter on a card unpicks it (and picks it again): it never submits the form.
+            ply_now = player.ply()
+            page.keyboard.press("Enter")
+            expect(checkbox).not_to_be_checked()
+            page.keyboard.press("Enter")
+            expect(checkbox).to_be_checked()
+            expect(player.board).to_have_attribute("data-ply", str(ply_now))
         action = player.testid(f"action-{step.move['type']}")
         expect(action).to_be_enabled()  # the preview agrees: a legal move
         keyboard_move(player, f"action-{step.move['type']}")
@@ -485,7 +493,7 @@ def test_focus_follows_the_board_across_swaps(player: Player) -> None:
     # Play out from the keyboard, Enter alone each time; the end leaves no move.
     from_the_top(player)
     if not is_over(player):
-        tab_until(player, testid_is("move-attack"), what="move-attack")
+        tab_until(player, has_testid("move-attack"), what="move-attack")
     for _attack in range(60):
         if is_over(player):
             break

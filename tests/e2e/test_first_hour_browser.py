@@ -1,0 +1,279 @@
+"""The first hour of a new player, on a phone (390x844), in a real browser (issue 18).
+
+One persona, one session: they sign up, finish every tutorial (each game's first match and
+Grimhand Arcana's first boss, following the coach's taps), then play one match of each game
+against the AI to its end (Dog Blade by auto-play, its moves all being forced; the others
+with simple taps; BaniraCards, played alone, as a practice run given up after a few plays).
+Each end shows what it earned without a reload (the match-end XP panel, the header's level
+bar), every board links to its rules, and no page logs a console error.
+
+Screenshots of every board, at phone and desktop sizes, go to test-artifacts/first-hour/
+(git-ignored) for people to look at. Push ("your turn" on a phone) is tested end to end in
+tests/e2e/test_app_browser.py and is not redone here.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from pathlib import Path
+from typing import Any
+
+import pytest
+from players import MATCH_URL, Player, new_player, report_failure, sign_up
+from playwright.sync_api import Browser, expect
+
+from games.boards import tutorial_for
+
+pytestmark = pytest.mark.e2e
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "first-hour"
+MOVE_TIMEOUT = 20_000  # ms: the move's answer and the AI's reply
+TUTORIALS = ("banira", "dogblade", "grimhand", "grimhand-arcana", "haymaker", "shield")
+AI_GAMES = ("dogblade", "grimhand", "haymaker", "shield")
+# No finite animation still running (the last move's; a coach's pulse loops forever).
+SETTLED_JS = """() => !document.getAnimations().some(
+  (a) => a.playState === "running" && a.effect?.getComputedTiming().iterations !== Infinity)"""
+OVERFLOW_JS = "() => document.documentElement.scrollWidth - window.innerWidth"
+# What sticks out past the right edge (for the failure message): the deepest such elements.
+WIDE_JS = """() => {
+  const wide = (el) => el.getBoundingClientRect().right > window.innerWidth + 1;
+  return [...document.querySelectorAll("body *")]
+    .filter((el) => wide(el) && ![...el.children].some(wide))
+    .slice(0, 8).map((el) => el.outerHTML.slice(0, 160));
+}"""
+# Resolves once the board is at `ply` or past it, waiting on me, or over.
+AT_PLY_JS = """(ply) => {
+  const board = document.getElementById("board");
+  if (!board || Number(board.dataset.ply) < ply) return false;
+  return board.dataset.status === "finished" || board.classList.contains("is-my-turn");
+}"""
+READY_JS = """(ply) => {
+  const board = document.getElementById("board");
+  if (!board || Number(board.dataset.ply) <= ply) return false;
+  return board.dataset.status === "finished" || board.classList.contains("is-my-turn");
+}"""
+# The board's submit button whose posted move is `move` (compared as JSON, not as text).
+MOVE_BUTTON_JS = """(move) => {
+  const same = (a, b) => JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+  function sorted(value) {
+    if (Array.isArray(value)) return value.map(sorted);
+    if (value && typeof value === "object") {
+      return Object.keys(value).sort().reduce((o, k) => (o[k] = sorted(value[k]), o), {});
+    }
+    return value;
+  }
+  for (const button of document.querySelectorAll("#board button[name=move]")) {
+    try { if (same(JSON.parse(button.value), move)) return button.dataset.testid || ""; }
+    catch (error) { /* not a JSON move */ }
+  }
+  return null;
+}"""
+
+
+class Newcomer(Player):
+    console_errors: list[str]
+
+    def at(self, ply: int) -> None:
+        self.page.wait_for_function(AT_PLY_JS, arg=ply, timeout=MOVE_TIMEOUT)
+
+    def is_over(self) -> bool:
+        return self.board.get_attribute("data-status") == "finished"
+
+    def tap(self, testid: str) -> None:
+        """Tap a control and wait until the board has moved on and waits on me (or ended)."""
+        ply = self.ply()
+        self.testid(testid).click()  # the board may be swapped meanwhile: looked up again
+        self.page.wait_for_function(READY_JS, arg=ply, timeout=MOVE_TIMEOUT)
+
+    def pick(self, selector: str) -> None:
+        """Tap a hand card (its label: the input itself is visually hidden)."""
+        self.page.locator(selector).first.click()
+
+    def play(self, game: str, move: dict[str, Any]) -> None:
+        """Make `move` (the coach's) with the taps a player would make."""
+        kind = move["type"]
+        if game == "haymaker" and kind != "pass":
+            for card in move["cards"]:
+                self.pick(f"label.hm-pick:has(input[name=cards][value='{card}'])")
+                expect(self.page.locator(f"input[name=cards][value='{card}']")).to_be_checked()
+            expect(self.testid(f"action-{kind}")).to_be_enabled()
+            return self.tap(f"action-{kind}")
+        if game == "haymaker":
+            return self.tap("action-pass")
+        if game == "grimhand" and kind == "play":
+            return self.tap(f"play-{move['card']}")
+        if game == "banira" and kind in ("play", "discard"):
+            self.pick(f"[data-testid=hand-card][data-card='{move['card']}']")
+            return self.tap(f"slot-{move['slot']}" if kind == "play" else "discard-button")
+        testid = self.page.evaluate(MOVE_BUTTON_JS, move)
+        assert testid, f"no button on the board makes {json.dumps(move)}"
+        self.tap(testid)
+
+
+def shoot(player: Newcomer, name: str) -> None:
+    """The board at desktop and phone sizes (the phone last: the persona's own)."""
+    page = player.page
+    for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        page.wait_for_function(SETTLED_JS)
+        page.screenshot(path=str(SHOTS / f"{name}-{label}.png"), full_page=True)
+    if page.evaluate(OVERFLOW_JS) > 0:
+        raise AssertionError(f"{name} scrolls sideways on a phone: {page.evaluate(WIDE_JS)}")
+
+
+def rules_link(player: Newcomer, game: str) -> None:
+    """The board links to its game's rules, and the page is there."""
+    link = player.testid("rules-link")
+    link.scroll_into_view_if_needed()
+    expect(link).to_be_visible()
+    assert link.get_attribute("href") == f"/games/{game}/rules/"
+    assert player.page.request.get(link.get_attribute("href")).ok
+
+
+def rewards_arrived(player: Newcomer) -> None:
+    """The end came live: the XP panel is on the board and the page never reloaded."""
+    expect(player.testid("match-xp")).to_be_visible()
+    expect(player.testid("match-xp-gain")).to_contain_text("XP")
+    assert player.stayed(), "the page reloaded"
+
+
+def finish_tutorial(player: Newcomer, key: str) -> None:
+    tutorial = tutorial_for(key)
+    assert tutorial is not None, key
+    page = player.page
+    page.goto(f"/games/{tutorial.game}/tutorial/" if key == tutorial.game else "/")
+    if key != tutorial.game:  # a further tutorial starts from its game's rules page
+        page.goto(f"/games/{tutorial.game}/rules/")
+        page.get_by_test_id(f"tutorial-{key}").click()
+    else:
+        page.get_by_test_id("tutorial-begin").click()
+    page.wait_for_url(MATCH_URL)
+    page.evaluate("window.__stayed = true")
+    expect(player.testid("coach")).to_be_visible()
+    rules_link(player, tutorial.game)
+    shoot(player, f"tutorial-{key}-start")
+    for ply, step in sorted(tutorial.steps.items()):
+        if step.move is None:
+            continue
+        player.at(ply)
+        if player.is_over():
+            break
+        expect(player.testid("coach")).to_contain_text(step.text[:40])
+        player.play(tutorial.game, step.move)
+    # The script is over: won (the tutorials scripted to the win), or the coach lets go.
+    if not player.is_over():
+        expect(player.testid("coach")).to_be_visible()
+        expect(player.testid("board-error")).to_have_count(0)
+    assert player.stayed(), "the page reloaded during the tutorial"
+
+
+def start_ai_match(player: Newcomer, game: str) -> None:
+    page = player.page
+    page.goto(f"/play/?game={game}")
+    page.locator("select[name=game]").select_option(game)
+    against_ai = page.locator("input[name=opponent][value=ai]")
+    if against_ai.is_visible():
+        against_ai.check()
+    page.get_by_test_id("create-match").click()
+    page.wait_for_url(MATCH_URL)
+    page.evaluate("window.__stayed = true")
+    expect(player.board).to_have_attribute("data-status", "active")
+    rules_link(player, game)
+
+
+def next_tap(player: Newcomer, game: str) -> None:
+    """One simple, legal step of a new player's game."""
+    page = player.page
+    if game == "grimhand":
+        if player.testid("move-attack").count():
+            return player.tap("move-attack")
+        return player.tap("draw-attack" if player.testid("draw-attack").count() else "move-pass")
+    if game == "haymaker":
+        if player.testid("action-take_hit").count():
+            return player.tap("action-take_hit")
+        player.pick("label.hm-pick:has(input[name=cards])")
+        expect(player.testid("action-attack")).to_be_enabled()
+        return player.tap("action-attack")
+    if game == "shield":
+        for prefix in ("confirm", "resolve", "end-turn", "attack-"):
+            found = player.board.locator(f"button[data-testid^='{prefix}']:not([disabled])")
+            if found.count():
+                return player.tap(found.first.get_attribute("data-testid"))
+        choose = player.board.locator("button[data-testid^='choose-']")
+        choose.last.click()
+        return expect(player.testid("confirm")).to_be_enabled()
+    raise AssertionError(f"no policy for {game} on {page.url}")
+
+
+def play_to_the_end(player: Newcomer, game: str) -> None:
+    start_ai_match(player, game)
+    if game == "dogblade":
+        player.testid("autoplay").click()  # every Dog Blade move is forced
+    else:
+        for _step in range(120):
+            player.page.wait_for_function(READY_JS, arg=-1, timeout=MOVE_TIMEOUT)
+            if player.is_over():
+                break
+            next_tap(player, game)
+    expect(player.board).to_have_attribute("data-status", "finished", timeout=60_000)
+    rewards_arrived(player)
+    shoot(player, f"{game}-vs-ai-end")
+
+
+def a_practice_run(player: Newcomer) -> None:
+    """BaniraCards is played alone: a practice run, a few plays, then given up (its end)."""
+    page = player.page
+    page.goto("/banira/")
+    page.get_by_test_id("start-practice-classic").click()
+    page.wait_for_url(MATCH_URL)
+    page.evaluate("window.__stayed = true")
+    rules_link(player, "banira")
+    player.tap("unlock-flex")
+    for _play in range(3):
+        cards = player.testid("hand-card")
+        fits = [cards.nth(i).get_attribute("data-legal-slots") or "" for i in range(cards.count())]
+        legal = [i for i, slots in enumerate(fits) if slots.split()]
+        if not legal:
+            break
+        player.pick(f"[data-testid=hand-card] >> nth={legal[0]}")
+        player.tap(f"slot-{fits[legal[0]].split()[0]}")
+    page.once("dialog", lambda dialog: dialog.accept())  # "Give up this run?"
+    player.testid("resign").click()
+    expect(player.board).to_have_attribute("data-status", "finished")
+    rewards_arrived(player)
+    shoot(player, "banira-practice-end")
+
+
+def test_the_first_hour_of_a_new_player_on_a_phone(
+    chromium_browser: Browser, e2e_server, live_server_url: str, tmp_path_factory
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    player = new_player(
+        chromium_browser, live_server_url, f"new_{secrets.token_hex(3)}", player_class=Newcomer
+    )
+    player.console_errors = []
+    player.page.on(
+        "console",
+        lambda message: message.type == "error" and player.console_errors.append(message.text),
+    )
+    player.page.set_viewport_size(PHONE)
+    try:
+        sign_up(player)
+        for key in TUTORIALS:
+            finish_tutorial(player, key)
+        level_before = player.testid("header-level-number").inner_text()
+        for game in AI_GAMES:
+            play_to_the_end(player, game)
+        a_practice_run(player)
+        assert player.testid("header-level-number").inner_text() >= level_before
+        assert not player.page_errors, player.page_errors
+        assert not player.console_errors, player.console_errors
+        print(f"Screenshots: {SHOTS}")
+    except BaseException:
+        report_failure((player,), e2e_server, tmp_path_factory)
+        raise
+    finally:
+        player.context.close()
