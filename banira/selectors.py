@@ -209,7 +209,11 @@ def week_prize_winners(*, challenge: WeeklyChallenge, tier: PrizeTier) -> list[P
     ranked = {entry.user.pk: entry for entry in board}
     end = week_end(challenge)
     runs = ChallengeRun.objects.filter(challenge=challenge).select_related("match", "user")
-    players = {run.user.pk: run.user for run in runs if _counts(run.match, end)}
+    players = {
+        run.user.pk: run.user
+        for run in runs
+        if run.match.status == Match.Status.FINISHED and _counts(run.match, end)
+    }
     return [
         PrizeWinner(
             user,

@@ -108,6 +108,24 @@ def test_each_tier_is_granted_to_the_players_it_names_once(past_week, tiers, tro
     assert [_coins(players[name]) for name in ("alice", "bob", "carol", "dave")] == [125, 5, 5, 0]
 
 
+def test_a_run_an_admin_aborted_earns_no_participation(past_week, tiers, make_user):
+    from django.contrib.auth import get_user_model
+
+    from games.services import adjudication
+
+    challenge, _ = past_week
+    eve = make_user("eve")
+    in_that_week = datetime.datetime.combine(challenge.week_start, datetime.time(12), datetime.UTC)
+    run = services.weekly_run_start(user=eve, now=in_that_week)
+    assert run.banira_weekly.challenge == challenge
+    staff = get_user_model().objects.create_superuser("ref", "ref@example.com", "pw")
+    adjudication.match_abort(match_id=run.pk, admin=staff, reason="Test run")
+    Match.objects.filter(pk=run.pk).update(finished=in_that_week)
+    services.weekly_prizes_award_due()
+    assert not PrizeAward.objects.filter(user=eve).exists()
+    assert PrizeAward.objects.filter(tier_name="Took part").count() == 3
+
+
 def test_a_week_still_running_grants_nothing(alice, tiers):
     services.weekly_run_start(user=alice)
     challenge = WeeklyChallenge.objects.get()
