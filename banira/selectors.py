@@ -242,7 +242,9 @@ def weeks_revealed() -> list[PastWeek]:
     )
     awards: dict[int, list[PrizeAward]] = defaultdict(list)
     granted = PrizeAward.objects.filter(challenge__in=weeks).select_related("user", "cosmetic")
-    for award in granted.order_by("challenge", "rank", "tier__kind", "tier_name", "user__username"):
+    for award in granted.order_by(
+        "challenge", "rank", "-tier__kind", "tier_name", "user__username"
+    ):
         awards[award.challenge_id].append(award)
     return [
         PastWeek(
