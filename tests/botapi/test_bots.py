@@ -78,3 +78,25 @@ def test_a_bot_cannot_accept_a_rated_seek(alice, bob):
     services.bot_set(user=alice, is_bot=True)
     with pytest.raises(CannotCreate):
         game_services.pairing.seek_accept(user=alice, seek_id=seek.pk)
+
+
+def test_the_leaderboard_labels_a_bot(client, alice, bob):
+    from ratings import systems
+    from ratings.models import Rating
+
+    for user, rating in ((alice, 1600), (bob, 1700)):
+        Rating.objects.create(
+            user=user,
+            game="dogblade",
+            system=systems.system_for("dogblade"),
+            rating=rating,
+            deviation=80.0,
+            volatility=0.06,
+            games=10,
+            wins=5,
+        )
+    services.bot_set(user=alice, is_bot=True)
+    page = client.get("/leaderboards/dogblade/").content.decode()
+    assert page.count('data-testid="bot-badge"') == 1
+    row = page.split('data-testid="row-alice"', 1)[1].split("</tr>", 1)[0]
+    assert 'data-testid="bot-badge"' in row
