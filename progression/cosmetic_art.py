@@ -139,9 +139,13 @@ def media_serve(request: Any, path: str) -> Any:
     """An upload on the local storage (`MEDIA_ROOT`, read per request), served as a file that
     can run nothing: no sniffing, and a sandboxing policy that loads nothing from elsewhere."""
     from django.conf import settings
+    from django.http import Http404
     from django.views.static import serve
 
-    response = serve(request, path, document_root=settings.MEDIA_ROOT)
+    try:
+        response = serve(request, path, document_root=settings.MEDIA_ROOT)
+    except OSError as error:  # a name the filesystem refuses (too long, bad bytes): none such
+        raise Http404("There is no such file.") from error
     response["X-Content-Type-Options"] = "nosniff"
     response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
     return response
