@@ -226,6 +226,7 @@ def test_a_seat_that_can_do_nothing_else_passes(client, alice, bob):
     assert 'data-testid="draw-attack"' not in board and "gh-deck-empty" in board
 
 
+@pytest.mark.django_db  # the Arcana section's card gallery reads the enabled pool
 def test_the_rules_page(client):
     response = client.get(reverse("games:rules", args=["grimhand"]))
     assert response.status_code == 200
