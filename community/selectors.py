@@ -147,3 +147,24 @@ def matches_recent(*, user_id: int) -> list[Match]:
 
 def reports_open() -> QuerySet[Report]:
     return Report.objects.filter(resolved__isnull=True)
+
+
+def tables_of_banned(*, user_id: int) -> tuple[list[int], list[int]]:
+    """The matches a ban ends for `user_id`: (running matches where they still play, tables
+    they created or are invited to that have not started), ids in order."""
+    running = (
+        Match.objects.filter(
+            status=Match.Status.ACTIVE,
+            seats__user_id=user_id,
+            seats__joined__isnull=False,
+            seats__resigned=False,
+        )
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    waiting = (
+        Match.objects.filter(status=Match.Status.WAITING, seats__user_id=user_id)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    return list(dict.fromkeys(running)), list(dict.fromkeys(waiting))

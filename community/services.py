@@ -22,6 +22,8 @@ from community.emotes import EMOTES
 from community.errors import ChatRefused, NotAllowed, NotFound, TooFast
 from community.models import MESSAGE_MAX, ChatMessage, ChatSetting, Report, Sanction
 from games import selectors as games_selectors
+from games import services as games_services
+from games.errors import MatchError
 
 PACE_LINES = 5  # at most this many lines...
 PACE_SECONDS = 10  # ...in this many seconds (the site's write limit comes on top)
@@ -159,7 +161,34 @@ def sanction_impose(
         user=user, kind=kind, expires=expires, reason=reason, created_by=by, report=report
     )
     audit(by=by, target=sanction, message=f"{sanction.get_kind_display()}: {reason}")
+    if kind == Sanction.Kind.BAN:
+        _ban_ends_tables(sanction=sanction, by=by)
     return sanction
+
+
+def _ban_ends_tables(*, sanction: Sanction, by: Any) -> None:
+    """A ban ends the banned player's matches in the usual way (docs/community.md): each
+    running match is forfeited, as a resignation (the others win, or play on where the
+    game goes on without the seat; ratings and progression as for any resignation), and
+    each table not yet started is called off or declined. Each is its own transaction
+    under the match's row lock (games.services); one that ended meanwhile is skipped."""
+    user = sanction.user
+    running, waiting = selectors.tables_of_banned(user_id=user.pk)
+    ended = 0
+    for match_id in running:
+        try:
+            games_services.match_resign(match_id=match_id, user=user)
+            ended += 1
+        except MatchError:  # finished or left meanwhile: nothing to end
+            continue
+    for match_id in waiting:
+        try:
+            games_services.match_cancel(match_id=match_id, user=user)
+            ended += 1
+        except MatchError:
+            continue
+    if ended:
+        audit(by=by, target=sanction, message=f"The ban ended {ended} of their matches.")
 
 
 def sanction_lift(*, sanction: Sanction, by: Any) -> Sanction:

@@ -177,3 +177,50 @@ def test_an_expired_ban_no_longer_refuses(alice, carol):
     table = games_services.match_create(creator=carol, game_slug="dogblade", opponent="open")
     games_services.match_join(match_id=table.pk, user=alice)
     assert Report.objects.count() == 0
+
+
+def test_a_ban_ends_the_players_running_matches_as_a_forfeit(staff, alice, bob, carol, make_match):
+    running = make_match(alice, bob)
+    theirs = make_match(bob, carol)  # not alice's: untouched
+    waiting = games_services.match_create(
+        creator=alice, game_slug="dogblade", opponent="player", invitee_username="carol"
+    )
+    invited = games_services.match_create(
+        creator=bob, game_slug="dogblade", opponent="player", invitee_username="alice"
+    )
+    ban = services.sanction_impose(
+        user=alice,
+        kind="ban",
+        expires=timezone.now() + timedelta(days=3),
+        reason="cheating",
+        by=staff,
+    )
+    running.refresh_from_db()
+    assert running.status == Match.Status.FINISHED
+    assert running.seats.get(user=alice).resigned
+    assert running.outcome["winners"] == [running.seats.get(user=bob).index]
+    for table in (waiting, invited):
+        table.refresh_from_db()
+        assert table.status == Match.Status.CANCELLED
+    theirs.refresh_from_db()
+    assert theirs.status == Match.Status.ACTIVE
+    with pytest.raises(CannotCreate, match="You are banned"):  # not even against the AI
+        games_services.match_create(creator=alice, game_slug="dogblade", opponent="ai")
+    assert LogEntry.objects.filter(
+        object_id=str(ban.pk), change_message__contains="ended 3"
+    ).exists()
+
+    # Banned again later (a second sanction): nothing is left to end, nothing is logged.
+    services.sanction_impose(
+        user=alice, kind="ban", expires=timezone.now() + timedelta(days=9), reason="again", by=staff
+    )
+    assert not LogEntry.objects.filter(change_message__contains="ended 0").exists()
+
+
+def test_a_mute_ends_no_match(staff, alice, bob, make_match):
+    running = make_match(alice, bob)
+    services.sanction_impose(
+        user=alice, kind="mute", expires=timezone.now() + timedelta(days=1), reason="spam", by=staff
+    )
+    running.refresh_from_db()
+    assert running.status == Match.Status.ACTIVE
