@@ -159,7 +159,7 @@ def match_ruled(*, match: Any) -> None:
     hears what was decided and why. An adjudicated result has already gone through
     `match_finished` (ratings, progression, the result notice); an aborted match is
     cancelled: unrated, no credit, nothing else follows."""
-    from games.services import adjudication
+    from inbox import tasks as inbox_tasks
 
     match_id = match.pk
-    _after_commit(lambda: adjudication.ruling_notify(match_id=match_id))
+    _after_commit(lambda: inbox_tasks.notify_ruled.delay(match_id))

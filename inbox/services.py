@@ -459,6 +459,32 @@ def pause_notify(*, match_id: int, votes: str, asked_at: str) -> int:
     return sent
 
 
+def ruling_notify(*, match_id: int) -> int:
+    """Tell each player of a match an admin aborted or adjudicated what was decided and why
+    (games.services.adjudication stores the ruling in the outcome; once: the notice's key
+    is the match's)."""
+    match = Match.objects.filter(pk=match_id).first()
+    ruling = (match.outcome or {}).get("ruling") if match is not None else None
+    if match is None or not ruling:
+        return 0
+    done = "aborted" if ruling["kind"] == "aborted" else "adjudicated"
+    text = f"An admin {done} {match.game_name} #{match.pk}: {ruling['note']}"
+    sent = 0
+    for seat in match.seats.select_related("user"):
+        if seat.is_ai or seat.user is None:
+            continue
+        notice = notification_send(
+            user=seat.user,
+            kind=Notification.Kind.FINISHED,
+            key=f"ruling:{match.pk}",
+            text=text,
+            match=match,
+            is_present=presence.is_present(user_id=seat.user_id, match_id=match.pk),
+        )
+        sent += notice is not None
+    return sent
+
+
 def finished_notify(*, match_id: int) -> int:
     """A match ended: each player not looking at it hears the result."""
     match = Match.objects.filter(pk=match_id).first()

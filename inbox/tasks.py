@@ -66,5 +66,10 @@ def notify_finished(match_id: int) -> int:
 
 
 @shared_task(**TASK)
+def notify_ruled(match_id: int) -> int:
+    return services.ruling_notify(match_id=match_id)
+
+
+@shared_task(**TASK)
 def notify_pause(match_id: int, votes: str, asked_at: str) -> int:
     return services.pause_notify(match_id=match_id, votes=votes, asked_at=asked_at)

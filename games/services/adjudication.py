@@ -99,37 +99,6 @@ def match_adjudicate(*, match_id: int, admin: Any, reason: str, winner: int | No
     return Ruling(match, True, f"{match} adjudicated: {said}.")
 
 
-def ruling_notify(*, match_id: int) -> int:
-    """Tell each player of a ruled match what the admin decided and why (once: the
-    notification's key is the match's)."""
-    from inbox import presence
-    from inbox import services as inbox
-    from inbox.models import Notification
-
-    match = Match.objects.filter(pk=match_id).first()
-    ruling = (match.outcome or {}).get("ruling") if match is not None else None
-    if match is None or not ruling:
-        return 0
-    done = "aborted" if ruling["kind"] == ABORTED else "adjudicated"
-    text = f"An admin {done} {match.game_name} #{match.pk}: {ruling['note']}"
-    sent = 0
-    for seat in match.seats.select_related("user"):
-        if seat.is_ai or seat.user is None:
-            continue
-        sent += (
-            inbox.notification_send(
-                user=seat.user,
-                kind=Notification.Kind.FINISHED,
-                key=f"ruling:{match.pk}",
-                text=text,
-                match=match,
-                is_present=presence.is_present(user_id=seat.user_id, match_id=match.pk),
-            )
-            is not None
-        )
-    return sent
-
-
 def _reason(reason: str) -> str:
     note = " ".join((reason or "").split())
     if not note:
