@@ -140,6 +140,7 @@ def test_a_resigned_match_shows_it_is_over_and_no_clock(client, alice, bob, game
     client.force_login(alice)
     html = client.get(match.get_absolute_url()).content.decode()
     assert "You won: they resigned!" in html
-    assert "is deciding" not in html and "Thinking…" not in html and "Your move" not in html
+    board = html.split('<section id="chat"', 1)[0]  # not the chat panel's emotes
+    assert "is deciding" not in board and "Thinking…" not in board and "Your move" not in board
     assert 'data-testid="clocks"' not in html
     assert 'data-testid="outcome"' in html or game == "dogblade"
