@@ -171,7 +171,7 @@ def test_energy_is_one_two_then_three_and_unspent_energy_is_lost() -> None:
             state,
             state.turn,
             {"type": "draw", "deck": "arcana"}
-            if len(state.abilities[state.turn]) < 5
+            if len(state.abilities[state.turn]) < 5 and not state.drew_arcana[state.turn]
             else {"type": "draw", "deck": "defense"},
         )
         if state.winner is not None:
@@ -244,6 +244,36 @@ def test_the_arcana_draw_is_safe_and_refused_with_a_full_hand() -> None:
     assert state.abilities[0] == ("hex",) and state.turn == 1
     private = [e for e in events if e.type == "ability_to_hand"]
     assert private[0].visible_to == (0,)
+
+
+def test_no_two_arcana_draws_in_a_row() -> None:
+    state = deal(ability_decks=[["hex", "purge", "gamble"], ["iron_wall", "blessing"]])
+    state, _ = play(state, 0, {"type": "draw", "deck": "arcana"})
+    assert state.drew_arcana == (True, False)
+    state, _ = play(state, 1, {"type": "draw", "deck": "arcana"})
+    assert {"type": "draw", "deck": "arcana"} not in GAME.legal_moves(state, 0)
+    assert {"type": "draw", "deck": "attack"} in GAME.legal_moves(state, 0)
+    with pytest.raises(IllegalMove, match="arcana deck last turn"):
+        GAME.apply(state, 0, {"type": "draw", "deck": "arcana"})
+    state, _ = play(state, 0, {"type": "play", "card": "hex"})  # a play is no main action
+    assert not GAME.is_legal(state, 0, {"type": "draw", "deck": "arcana"})
+    state, _ = play(state, 0, {"type": "draw", "deck": "defense"})
+    assert state.drew_arcana == (False, True)
+    assert not GAME.is_legal(state, 1, {"type": "draw", "deck": "arcana"})
+    state, _ = play(state, 1, {"type": "draw", "deck": "attack"})
+    state, _ = play(state, 0, {"type": "draw", "deck": "arcana"})  # allowed again
+    assert state.abilities[0] == ("purge",) and state.drew_arcana == (True, False)
+    assert GAME.view(state, 1)["players"][0]["drew_arcana"] is True  # public
+
+
+def test_an_attack_after_an_arcana_draw_frees_the_next_one() -> None:
+    state = deal(ability_decks=[["hex", "purge"], []], hands=hands(a0=[5], d1=[9]))
+    state, _ = play(state, 0, {"type": "draw", "deck": "arcana"})
+    state, _ = play(state, 1, {"type": "draw", "deck": "defense"})
+    state, _ = play(state, 0, {"type": "attack"})
+    assert state.drew_arcana == (False, False)
+    state, _ = play(state, 1, {"type": "draw", "deck": "defense"})
+    assert GAME.is_legal(state, 0, {"type": "draw", "deck": "arcana"})
 
 
 def test_a_death_card_still_kills_and_a_lucky_seven_still_saves() -> None:

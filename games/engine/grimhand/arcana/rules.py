@@ -5,6 +5,9 @@ Decisions are in docs/rules/grimhand.md, part "Arcana". Invariants:
 - A turn: any number of ability plays (`play`, each paid with energy, the turn goes on),
   then exactly one main action that ends it: `draw` (attack, defense or arcana deck) or
   `attack`. `pass` is legal only when no main action is (a fixed deal without cards).
+  No two arcana draws in a row: a seat whose last main action was the arcana draw may not
+  draw from the arcana deck this turn (`drew_arcana`; a stalling pair of safe draws could
+  otherwise go on for ever).
 - A seat that owes a choice (`pending`) may only `choose`; while any seat owes one, only
   the seats that owe one act (Swap Hands: both at once).
 - `check` is the only gate: `apply` and `is_legal` go through it, and `legal_moves` lists
@@ -52,6 +55,9 @@ from games.engine.grimhand.arcana.state import (
 )
 
 EMPTY_DECK = "That deck and its discard pile are both empty."
+ARCANA_TWICE = (
+    "You drew from the arcana deck last turn: draw from the attack or the defense deck, or attack."
+)
 DRAW_DECKS = ("attack", "defense", "arcana")
 _STATUS_TRIGGERS_ON_DRAW = (("hex", "draw"), ("mist", "draw_attack"), ("guardian", "draw_defense"))
 
@@ -78,6 +84,7 @@ class _Table:
         self.energy = list(state.energy)
         self.turns_taken = list(state.turns_taken)
         self.streak = list(state.streak)
+        self.drew_arcana = list(state.drew_arcana)
         self.pending = list(state.pending)
         known = state.known
         self.known = [[known[0][0], known[0][1]], [known[1][0], known[1][1]]]
@@ -111,6 +118,7 @@ class _Table:
             self.chances,
             self.winner,
             self.reason,
+            (self.drew_arcana[0], self.drew_arcana[1]),
         )
 
     # --- The `cards.Table` protocol: what effects may do ---------------------------------
@@ -367,8 +375,10 @@ def _main_actions(state: ArcanaState, seat: int) -> list[Move]:
 
 
 def _can_draw_arcana(state: ArcanaState, seat: int) -> bool:
-    return len(state.abilities[seat]) < ABILITY_HAND_LIMIT and bool(
-        state.ability_decks[seat] or state.ability_discards[seat]
+    return (
+        not state.drew_arcana[seat]
+        and len(state.abilities[seat]) < ABILITY_HAND_LIMIT
+        and bool(state.ability_decks[seat] or state.ability_discards[seat])
     )
 
 
@@ -482,6 +492,8 @@ def check(state: ArcanaState, seat: int, move: Move) -> tuple[Any, ...]:
         if index == 2:
             if len(state.abilities[seat]) >= ABILITY_HAND_LIMIT:
                 raise IllegalMove(f"Your ability hand is full ({ABILITY_HAND_LIMIT} cards).")
+            if state.drew_arcana[seat]:
+                raise IllegalMove(ARCANA_TWICE)
             if not _can_draw_arcana(state, seat):
                 raise IllegalMove("Your arcana deck and its discard pile are both empty.")
         elif not state.decks[index]:
@@ -581,6 +593,7 @@ def apply(state: ArcanaState, seat: int, move: Move) -> tuple[ArcanaState, list[
     if kind == "choose":
         _choose(table, seat, action)
         return table.freeze(state.ply + 1), events
+    table.drew_arcana[seat] = kind == "draw" and action[1] == 2  # a main action, from here
     if kind == "draw":
         index = action[1]
         if index == 2:

@@ -17,6 +17,8 @@ Invariants:
 - `pending[seat]` is None or a choice that seat owes: ("scry", deck, n), ("discard",),
   ("swap",) (not chosen yet) or ("swap", deck, value) / ("swap", -1, 0) (chosen, nothing
   to give). `known[seat][k]` is how many top cards of deck k that seat has seen in order.
+- `drew_arcana[seat]`: that seat's last main action was an arcana draw (it may not draw
+  from the arcana deck again on its next turn: docs/rules/grimhand.md, "A turn").
 - `chances` counts the chance streams opened during play (reshuffles, Gamble):
   the n-th uses `Chance(seed, f"arcana/chance/{n}")`, so no counter state is stored.
 - States are immutable by convention and share one `ArcanaSetup`.
@@ -148,6 +150,7 @@ class ArcanaState:
         "chances",
         "winner",
         "reason",
+        "drew_arcana",
     )
 
     def __init__(
@@ -174,6 +177,7 @@ class ArcanaState:
         chances: int = 0,
         winner: int | None = None,
         reason: str | None = None,
+        drew_arcana: tuple[bool, bool] = (False, False),
     ) -> None:
         self.setup = setup
         self.decks = decks
@@ -197,6 +201,7 @@ class ArcanaState:
         self.chances = chances
         self.winner = winner
         self.reason = reason
+        self.drew_arcana = drew_arcana
 
     def _key(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self.__slots__)

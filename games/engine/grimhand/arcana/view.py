@@ -9,7 +9,8 @@ Invariants:
   owes (only their kind shows: the seats to act are public) and what it has chosen.
 - Public: HP, energy, statuses, the Lucky slots (and a Double Shamrock in one), both
   lines (ability cards played face up), every discard pile, hand modifiers, the attack
-  streak, the match event and the boss, each deck's count and its Death cards left.
+  streak, whether a seat's last main action was the arcana draw, the match event and the
+  boss, each deck's count and its Death cards left.
 - Deaths left per deck are exact public knowledge: a 13 never sits in a hand and never
   changes decks (Fate Twist leaves it in place), and every resolved 13 lies face up.
 - `view` and `sample_hidden` give the same answer for two states that differ only in
@@ -143,6 +144,7 @@ def _player(
         "lines": {DECKS[k]: list(state.lines[side][k]) for k in (ATTACK, DEFENSE)},
         "streak": state.streak[side],
         "turns_taken": state.turns_taken[side],
+        "drew_arcana": state.drew_arcana[side],
     }
 
 
