@@ -7,9 +7,10 @@ resignation, a timeout, a new table or a pause sets off; nothing else reacts to 
 
 Inside the transaction (commits or rolls back with the change itself):
 1. `match_finished`: ratings, then progression credit (XP, coins, quests, achievements),
-   then an Arcana PvE fight's record and first-clear reward, each exactly once per match
-   and player, each in its own savepoint so that a bug there is logged and never undoes
-   the result.
+   then the hooks that apps above `games` registered (`match_finished_hook_register`, from
+   their `AppConfig.ready`): today only Arcana's, a PvE fight's record and first-clear
+   reward (`arcana.pve.fight_result_record`). Each runs exactly once per match and player,
+   each in its own savepoint so that a bug there is logged and never undoes the result.
 2. `turn_ended`: the seat's "your turn" notices stop counting as unread.
 
 After the commit (`transaction.on_commit(robust=True)`: each may fail, be lost or run twice
@@ -49,12 +50,32 @@ def _after_commit(step: Callable[[], Any]) -> None:
     transaction.on_commit(step, robust=True)
 
 
+# --- hooks: what apps above `games` do with a result ------------------------------------------
+
+# name -> hook(match=...), run in the order registered. `games` imports none of those apps
+# (no import circle, no arrow back up): each registers its hook in its AppConfig.ready.
+_match_finished_hooks: dict[str, Callable[..., None]] = {}
+
+
+def match_finished_hook_register(name: str, hook: Callable[..., None]) -> None:
+    """Run `hook(match=match)` in every result's transaction, after ratings and progression.
+
+    The hook's contract is `match_finished`'s: the Match row is locked; never raise (do the
+    work in a savepoint of your own, log a failure and retry after the commit); write at
+    most once per match. Registering a name again replaces its hook (`ready` may run twice)."""
+    _match_finished_hooks[name] = hook
+
+
+def match_finished_hooks() -> list[str]:
+    """The names of the registered hooks, in the order they run."""
+    return list(_match_finished_hooks)
+
+
 # --- 1. a result (inside the transaction) -----------------------------------------------------
 
 
 def match_finished(*, match: Any) -> None:
     """The match (locked, just saved as finished) has a result."""
-    from arcana import pve as arcana_pve
     from inbox import tasks as inbox_tasks
     from progression import services as progression
     from ratings import services as ratings
@@ -64,7 +85,8 @@ def match_finished(*, match: Any) -> None:
     except Exception:  # rolled back to match_rate's savepoint; `ratings_backfill` retries
         logger.exception("Rating match %s failed; it stays unrated for now.", match.pk)
     progression.match_result_record(match=match)
-    arcana_pve.fight_result_record(match=match)  # a PvE path fight: cleared or an attempt
+    for hook in _match_finished_hooks.values():  # arcana: a PvE fight, cleared or an attempt
+        hook(match=match)
     match_id = match.pk
     _after_commit(lambda: inbox_tasks.notify_finished.delay(match_id))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import zoneinfo
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,7 +19,6 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from arcana.services import collection_grant
 from progression import levels, selectors
 from progression.errors import ProgressionError
 from progression.models import (
@@ -116,11 +116,26 @@ def grant_apply(
     )
 
 
+# The collection that takes a grant's Arcana cards and shards: `arcana.services.collection_grant`,
+# which arcana registers in its AppConfig.ready. Progression sits below arcana (arcana's PvE
+# path grants through `grant_apply`) and imports nothing of it.
+_collection_grants: dict[str, Callable[..., list[str]]] = {}
+
+
+def collection_grant_register(grant: Callable[..., list[str]]) -> None:
+    """`grant(user=..., cards=[(card, source), ...])` or `grant(user=..., shards=n, source=...)`
+    gives Arcana cards or shards and returns the lines the player reads."""
+    _collection_grants["arcana"] = grant
+
+
 def _arcana_apply(progress: PlayerProgress, grant: Grant) -> None:
     """Arcana cards and shards go to the player's collection (arcana.services, which takes
     the Collector lock after ours); its lines join the grant's."""
     if not (grant.shards or grant.cards):
         return
+    collection_grant = _collection_grants.get("arcana")
+    if collection_grant is None:  # a wiring fault: loud, never a reward silently lost
+        raise RuntimeError("No Arcana collection is registered (arcana.apps.ready).")
     for amount, source in grant.shards:
         grant.lines += collection_grant(user=progress.user, shards=amount, source=source)
     if grant.cards:

@@ -45,12 +45,15 @@ def test_the_game_object_is_the_package_init(game: Game) -> None:
 
 
 def test_the_shape_contract_covers_every_game_package() -> None:
+    """A game's package is named once in pyproject.toml, in "engine-games" (exhaustive: an
+    unlisted package under games.engine breaks it); "game-package-shape" takes every child
+    of games.engine as a container, so it needs no line of its own."""
     contract = _contract("game-package-shape")
     assert contract["exhaustive"] is True
-    packages = sorted(f"games.engine.{game.slug}" for game in ENGINE_GAMES)
-    assert sorted(contract["containers"]) == packages
-    games_layer = _contract("engine-games")["layers"][1]
-    assert games_layer.split(" | ") == sorted(game.slug for game in ENGINE_GAMES)
+    assert contract["containers"] == ["games.engine.*"]
+    engine_games = _contract("engine-games")
+    assert engine_games["exhaustive"] is True
+    assert engine_games["layers"][1].split(" | ") == sorted(game.slug for game in ENGINE_GAMES)
 
 
 @pytest.mark.parametrize(
