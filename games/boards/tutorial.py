@@ -14,9 +14,24 @@ nothing is written, and the position stays the one the script expects. The board
 shows every legal move (it shows the game as it is) and marks the coached one. The tutor
 follows its script while its move is legal, so the match never leaves the script. Where
 the script ends, the coach lets go (a step with no move, or the farewell) and the match
-plays on as an ordinary one; Dog Blade, Shield, BaniraCards and Arcana are scripted to the
-win. Resigning stays possible. (Moves are not hidden from the board instead: every board
-would need its own filter, and a new game would be losable until it had one.)
+plays on; Dog Blade, Shield, BaniraCards and Arcana are scripted to the win. Resigning
+stays possible. (Moves are not hidden from the board instead: every board would need its
+own filter, and a new game would be losable until it had one.)
+
+Where the coach has let go (Classic Grimhand and Haymaker hand over control before the
+end), the tutorial still cannot be lost: at every unscripted ply the coach looks one move
+ahead on the true position (`Tutorial.verdict`, `Tutorial.tutor_moves`):
+- a move of the player that would lose (or draw) the match, or leave them to move with
+  nothing but losing moves, is explained and taken back (`LOSING_MOVE`), like an
+  off-script move: nothing is written;
+- the tutor never plays such a move against the player, and plays a move that makes the
+  player win whenever it has one (so a match of the worst moves still ends, and soon);
+- when every move left loses for the player (the tutor's side), the tutor concedes: it
+  resigns and the player wins (`TUTOR_CONCEDES`). The same holds should the player ever be
+  cornered, though the tutor's check keeps that from happening.
+The refusal tells the player only that the move would lose, never why (not which card lies
+on top): the tutorial's deal is fixed and public anyway, and no other person's secret is
+in the match.
 """
 
 from __future__ import annotations
@@ -25,7 +40,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.core import Move
+from games.engine.core import Game, IllegalMove, Move
+
+# What the coach says when a move that would lose the match is taken back (after hand-over).
+LOSING_MOVE = (
+    "The coach took that move back: it would lose the match, and a tutorial is not for "
+    "losing. In a real match it would stand. Try another move."
+)
+PLAY, REFUSE, CONCEDE = "play", "refuse", "concede"  # a `Tutorial.verdict`
 
 
 @dataclass(frozen=True)
@@ -93,6 +115,61 @@ class Tutorial:
             if expected is not None and not _same_move(move, expected):
                 return False
         return True
+
+    # --- after hand-over: the player cannot lose (see the module's docstring) -------------
+
+    def verdict(self, game: Game, state: Any, move: Move) -> str:
+        """PLAY the player's `move` (at an unscripted ply), REFUSE it (it would lose and
+        another move would not: `LOSING_MOVE`) or CONCEDE (every move loses: the tutor
+        resigns instead). A move the engine refuses is PLAYed: the engine's message says
+        why."""
+        player = self.player_seat
+        if _is_safe(game, state, player, move, player):
+            return PLAY
+        others = game.legal_moves(state, player)
+        if any(_is_safe(game, state, player, other, player) for other in others):
+            return REFUSE
+        return CONCEDE
+
+    def tutor_moves(self, game: Game, state: Any, seat: int, legal: list[Move]) -> list[Move]:
+        """The tutor's choices among `legal` at an unscripted ply: those that end the match
+        with the player's win if any, else those that neither win for the tutor nor leave
+        the player only losing moves. Empty: the tutor concedes."""
+        player = self.player_seat
+        winning = [move for move in legal if _wins(game, state, seat, move, player)]
+        if winning:
+            return winning
+        return [move for move in legal if _is_safe(game, state, seat, move, player)]
+
+
+def _wins(game: Game, state: Any, seat: int, move: Move, player: int) -> bool:
+    """`seat`'s `move` ends the match with `player` among the winners."""
+    after, _ = game.apply(state, seat, move)
+    outcome = game.outcome(after)
+    return outcome is not None and player in outcome.winners
+
+
+def _is_safe(game: Game, state: Any, seat: int, move: Move, player: int) -> bool:
+    """After `seat`'s `move`, `player` has not lost: the match is over with `player` among
+    the winners, or it goes on and, if `player` is to act, one of their listed moves does
+    not lose at once. A move the engine refuses counts as safe (it is never applied)."""
+    try:
+        after, _ = game.apply(state, seat, move)
+    except IllegalMove:
+        return True
+    outcome = game.outcome(after)
+    if outcome is not None:
+        return player in outcome.winners
+    if player not in game.to_act(after):
+        return True
+    return any(_holds(game, after, player, other) for other in game.legal_moves(after, player))
+
+
+def _holds(game: Game, state: Any, player: int, move: Move) -> bool:
+    """`player`'s `move` does not end the match without them among the winners."""
+    after, _ = game.apply(state, player, move)
+    outcome = game.outcome(after)
+    return outcome is None or player in outcome.winners
 
 
 def _same_move(move: Move, expected: Move) -> bool:

@@ -19,7 +19,9 @@ from games.engine.core import Chance
 from games.errors import MatchFinished, MatchPaused, NotSeated, StaleMove
 from games.models import Match, Seat
 from games.services._shared import TUTOR, locked
-from games.services.moves import apply_locked
+from games.services.moves import apply_locked, tutor_concede
+
+CONCEDES: dict[str, Any] = {"type": "concede"}  # the tutor's choice to resign a tutorial
 
 
 def seat_set_autoplay(*, match_id: int, user: Any, is_enabled: bool) -> Seat:
@@ -74,6 +76,9 @@ def _automatic_move(match_id: int) -> str:
         seat = next(other for other in current.seats.all() if other.index == seat.index)
         if current.ply != match.ply or not seat.is_automatic:
             return "raced"
+        if move is CONCEDES:
+            tutor_concede(current, seat)
+            return "made"
         try:
             apply_locked(current, seat, match.ply, move, user=None, move_id=f"auto-{match.ply}")
         except StaleMove:
@@ -91,6 +96,12 @@ def _automatic_choice(match: Match, seat: Seat) -> dict[str, Any] | None:
     if not seat.is_ai:
         return legal[0] if len(legal) == 1 else None
     bot = _bot_for(match, seat)
+    tutorial = tutorial_for(match.tutorial) if seat.ai_level == TUTOR else None
+    if tutorial is not None and tutorial.ai_script.get(match.ply) not in legal:
+        # Unscripted: the tutor never wins a tutorial, and concedes when it could only win.
+        legal = tutorial.tutor_moves(game, state, seat.index, legal)
+        if not legal:
+            return CONCEDES
     chance = Chance(bytes(match.seed), f"ai/{seat.index}/{match.ply}")
     view = game.view(state, seat.index)
     if getattr(bot, "wants_samples", False):

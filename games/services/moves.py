@@ -10,6 +10,7 @@ from django.utils import timezone
 from config import metrics
 from games import effects, replay, selectors
 from games.boards import tutorial_for
+from games.boards.tutorial import CONCEDE, LOSING_MOVE, REFUSE
 from games.engine import registry
 from games.engine.core import IllegalMove
 from games.errors import (
@@ -82,20 +83,38 @@ def apply_locked(
         raise NotYourTurn("It is not your turn.")
     if move.get("type") == FORFEIT:
         raise BadMove("To leave the match, resign.")
-    _check_tutorial(match, seat, move)
+    if _check_tutorial(match, seat, move) == CONCEDE:
+        tutor = next(other for other in match.seats.all() if other.index != seat.index)
+        tutor_concede(match, tutor)
+        return MoveResult(match, match.ply, ())
     return _append(match, seat, move, user=user, move_id=move_id)
 
 
-def _check_tutorial(match: Match, seat: Seat, move: Any) -> None:
-    """A tutorial cannot be lost while scripted: the player's off-script move is taken back
-    (refused before the engine sees it, nothing written) with the coach's reason
-    (games.boards.tutorial)."""
+def _check_tutorial(match: Match, seat: Seat, move: Any) -> str | None:
+    """A tutorial cannot be lost (games.boards.tutorial): while scripted, the player's
+    off-script move is taken back (refused before the engine sees it, nothing written) with
+    the coach's reason; after the script, so is a move that would lose. CONCEDE: every
+    move of the player loses, so the tutor resigns instead."""
     tutorial = tutorial_for(match.tutorial) if match.tutorial else None
     if tutorial is None or seat.index != tutorial.player_seat:
-        return
+        return None
     reason = tutorial.refusal(match.ply, move)
     if reason is not None:
         raise OffScript(reason)
+    if tutorial.expected_move(match.ply) is not None:
+        return None
+    game = registry.get(match.game)
+    verdict = tutorial.verdict(game, replay.match_position(match=match).state, move)
+    if verdict == REFUSE:
+        raise OffScript(LOSING_MOVE)
+    return verdict
+
+
+def tutor_concede(match: Match, tutor: Seat) -> None:
+    """The tutor resigns a tutorial it could only win (games.boards.tutorial)."""
+    tutor.resigned = True
+    tutor.save(update_fields=["resigned"])
+    forfeit_seat(match, tutor, "resign", user=None)
 
 
 def _is_simultaneous_catch_up(match: Match, seat: Seat, ply: int) -> bool:
