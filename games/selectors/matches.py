@@ -277,12 +277,13 @@ def _coaching(match: Match, seat_index: int | None) -> dict[str, Any]:
     """The tutorial coach's line for the player, and the move it points at (as JSON)."""
     tutorial = tutorial_for(match.tutorial) if match.tutorial else None
     if tutorial is None or seat_index != tutorial.player_seat:
-        return {"coach": None, "coached_move": ""}
+        return {"coach": None, "coached_move": "", "coached": {}}
     moves = list(match.moves.order_by("ply").values_list("payload", flat=True))
     step = tutorial.coach(ply=match.ply, is_finished=match.is_finished, moves=moves)
     # The same JSON as the board's move buttons (the `tojson` filter), so they can compare.
+    # `coached`: the move itself, for boards whose controls are not one move each.
     coached = tojson(step.move) if step and step.move else ""
-    return {"coach": step, "coached_move": coached}
+    return {"coach": step, "coached_move": coached, "coached": step.move if step else {}}
 
 
 # How a match ended that no game decides, said to the winner, to the loser, and to everyone
