@@ -49,7 +49,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
-	$(BIN)/mypy games/engine games/ai
+	$(BIN)/mypy
 
 format: install
 	$(BIN)/ruff check --fix . && $(BIN)/ruff format .

@@ -63,8 +63,9 @@ def fight_start(*, user: Any, stage_key: str, deck_id: int | None = None) -> Any
     if stage is None:
         raise NotFound("There is no such stage on the path.")
     if not selectors.stage_is_open(user=user, stage=stage):
-        before = stage_before(stage.key)
-        raise StageLocked(f"“{stage.title}” opens when you beat “{before.title}”.")
+        before = stage_before(stage.key)  # None only for the first stage, always open
+        after = f"“{before.title}”" if before else "the stage before it"
+        raise StageLocked(f"“{stage.title}” opens when you beat {after}.")
     services.starter_ensure(user=user)
     with transaction.atomic():
         services.collector_locked(user)  # two clicks at once: one fight

@@ -32,7 +32,11 @@ def register(board: BoardPresenter) -> Callable[[], None]:
     if board.slug in _BY_SLUG:
         raise ValueError(f"A board for {board.slug!r} is already registered.")
     _BY_SLUG[board.slug] = board
-    return lambda: _BY_SLUG.pop(board.slug, None)
+
+    def unregister() -> None:
+        _BY_SLUG.pop(board.slug, None)
+
+    return unregister
 
 
 def all_boards() -> list[BoardPresenter]:

@@ -154,7 +154,7 @@ def _add_level_reward(grant: Grant, level: int) -> None:
         grant.season_xp += reward.season_xp
         if reward.coins:
             grant.add_coins(reward.coins, reason="level", note=source)
-        if reward.cosmetic_id:
+        if reward.cosmetic is not None:  # selected with the reward: no query
             grant.cosmetics.append((reward.cosmetic, source))
         grant.add_arcana(reward.shards, reward.arcana_card, source=source)
     grant.lines.append(f"Level {level} reached!")

@@ -9,7 +9,7 @@ turns that into a play move), so click-a-card-then-a-slot works with JavaScript 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -85,7 +85,7 @@ def describe(event: Event, names: Sequence[str]) -> str:
     return event.type.replace("_", " ").capitalize() + "."
 
 
-def _describe_draw(data: dict[str, Any]) -> str:
+def _describe_draw(data: Mapping[str, Any]) -> str:
     how = f"Manual draw (−{data['score_cost']} score)" if data["manual"] else "The card draws"
     parts = []
     if data["to_hand"]:
