@@ -1,5 +1,5 @@
-"""Grimhand Arcana in a real browser, on a real server: a new player builds a deck, then
-beats their first boss.
+"""Grimhand Arcana in a real browser, on a real server: a new player builds a deck, learns
+with the tutorial, then beats their first boss on the PvE path (/arcana/path/).
 
 1. On /arcana/decks/ the player builds a named deck from the starter cards they own (the
    builder's live check says the deck is legal) and sees it listed.
@@ -10,18 +10,34 @@ beats their first boss.
    or hover, the opponent's ability hand as backs only, and no horizontal scrolling on a
    phone. Screenshots at 1280x800 and 390x844 go to a temporary folder (printed).
 
+3. On /arcana/path/ (the Raider and the Warden marked cleared in the server's database
+   through `manage.py shell`, so the first boss is open) they pick the deck they built and
+   fight the Bone Warden, a real match: the house's boss policy, a fresh seed. To win it
+   for sure, the test reads the fight's seed from the server's database and plays the
+   match out here first, on the engine, with the oracle (Hard's search on the true state:
+   a test may peek) in my seat and the boss's own level answering from the server's own
+   chance (`ai/<seat>/<ply>`): a fight the oracle would lose is resigned and fought
+   again; a won one is then clicked move by move in the browser. The path page then shows
+   the stage cleared and its reward.
+
 The AI answers inside the move's request (eager Celery); each click waits until the
 board's data-ply has moved on and it is my turn again (or the match is over).
 """
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 
 import pytest
 from players import MATCH_URL, new_player, sign_up
 from playwright.sync_api import Browser, expect
+
+from games.ai import levels
+from games.ai.oracle import Revealed
+from games.engine import registry
+from games.engine.core import Chance
 
 pytestmark = pytest.mark.e2e
 
@@ -75,8 +91,78 @@ def _shoot(page, shots, name: str) -> None:
     page.set_viewport_size(DESKTOP)
 
 
+GAME = registry.get("grimhand")
+FIGHTS = 6  # fights started at most: the oracle wins most; a loss is resigned first
+CLEAR_FIRST_STAGES = """
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from arcana.models import PathStageRecord
+user = get_user_model().objects.get(username=%r)
+for stage in ("raider", "warden"):
+    PathStageRecord.objects.update_or_create(
+        user=user, stage=stage, defaults={"wins": 1, "cleared": timezone.now()})
+"""
+FIGHT_DEAL = """
+import json
+from games.models import Match
+match = Match.objects.get(pk=%d)
+moves = [[m.seat, m.payload] for m in match.moves.order_by("ply")]
+print("DEAL " + json.dumps({"seed": bytes(match.seed).hex(), "options": match.options,
+                            "moves": moves, "level": match.seats.get(index=1).ai_level}))
+"""
+
+
+def _fight_deal(server, match_id: int) -> dict:
+    """The fight's seed, options, logged moves and house level, from the server's database."""
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", FIGHT_DEAL % match_id],
+        env=server.env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    line = next(line for line in result.stdout.splitlines() if line.startswith("DEAL "))
+    return json.loads(line[5:])
+
+
+def _won_line(deal: dict) -> list[dict] | None:
+    """My moves (seat 0) of the whole fight if the oracle in my seat wins it against the
+    house's level answering as the server would (None: the oracle would lose)."""
+    seed = bytes.fromhex(deal["seed"])
+    state = GAME.new(2, seed, deal["options"])
+    for seat, move in deal["moves"]:
+        state, _events = GAME.apply(state, seat, move)
+    oracle, house = levels.ORACLE.bot("grimhand"), levels.get(deal["level"]).bot("grimhand")
+    mine = []
+    while GAME.outcome(state) is None and state.ply < 400:
+        seat = GAME.to_act(state)[0]
+        view, legal = GAME.view(state, seat), GAME.legal_moves(state, seat)
+        if seat == 0:
+            chance = Chance(seed, f"test/oracle/{state.ply}")
+            move = oracle.choose(GAME, view, legal, chance, truth=Revealed(state, seat))
+            mine.append(move)
+        else:
+            move = house.choose(GAME, view, legal, Chance(seed, f"ai/1/{state.ply}"))
+        state, _events = GAME.apply(state, seat, move)
+    outcome = GAME.outcome(state)
+    return mine if outcome is not None and outcome.winners == (0,) else None
+
+
+def _testid(move: dict) -> str:
+    """The board button of one of my moves (the Defensive cards need no target)."""
+    if move["type"] == "play":
+        return f"play-{move['card']}"
+    if move["type"] == "draw":
+        return f"draw-{move['deck']}"
+    assert move["type"] == "attack", move
+    return "move-attack"
+
+
 def test_build_a_deck_then_beat_the_first_boss(
-    chromium_browser: Browser, live_server_url, tmp_path_factory
+    chromium_browser: Browser, e2e_server, live_server_url, tmp_path_factory
 ):
     shots = tmp_path_factory.mktemp("arcana-screenshots")
     print(f"Screenshots: {shots}")
@@ -152,6 +238,37 @@ def test_build_a_deck_then_beat_the_first_boss(
         page.reload()
         assert page.evaluate(ANIMATIONS_JS) == 0
         expect(page.get_by_test_id("outcome")).to_contain_text("Victory!")
+        page.emulate_media(reduced_motion="no-preference")
+
+        # 3. The first boss on the PvE path, a real match, with the deck I built.
+        e2e_server.manage("shell", "-c", CLEAR_FIRST_STAGES % player.username)
+        page.on("dialog", lambda dialog: dialog.accept())  # the resign confirmation
+        for _fight in range(FIGHTS):
+            page.goto("/arcana/path/")
+            stage = page.get_by_test_id("stage-bone_warden")
+            expect(stage).to_have_attribute("data-state", "open")
+            page.get_by_test_id("path-deck").select_option(label="Bone breaker")
+            page.get_by_test_id("fight-bone_warden").click()
+            page.wait_for_url(MATCH_URL)
+            expect(page.get_by_test_id("boss")).to_contain_text("The Bone Warden")
+            expect(board).to_have_class(re.compile("is-my-turn"))  # the boss moved first?
+            match_id = int(MATCH_URL.search(page.url).group(1))
+            line = _won_line(_fight_deal(e2e_server, match_id))
+            if line is not None:
+                break
+            page.get_by_test_id("resign").click()
+            expect(board).to_have_attribute("data-status", "finished")
+        else:
+            pytest.fail(f"the oracle would lose {FIGHTS} fights of the Bone Warden in a row")
+        for move in line:  # two copies of a card in hand: two buttons, either plays it
+            ply = _ply(page)
+            page.get_by_test_id(_testid(move)).first.click()
+            _wait_ready(page, ply)
+        expect(board).to_have_attribute("data-status", "finished")
+        expect(page.get_by_test_id("outcome")).to_contain_text("Victory!")
+        _shoot(page, shots, "4-path-boss-beaten")
+        page.goto("/arcana/path/")
+        expect(page.get_by_test_id("stage-bone_warden")).to_have_attribute("data-state", "cleared")
         assert not player.page_errors, player.page_errors
     except Exception:
         page.screenshot(path=str(shots / "failure.png"), full_page=True)

@@ -115,10 +115,10 @@ ARCANA_TUTORIAL = Tutorial(
     ai_script={2: DRAW_DEFENSE},
     steps={
         0: CoachStep(
-            "Welcome to Grimhand Arcana! Your foe is a boss: the Bone Warden, worn down to 16 "
-            "HP but with a Lucky 7 in its slot. Under your numbered hands sits your ability "
-            "hand. Each card costs energy (the gold pips); you have 1 this turn. Tap a card "
-            "to read it, then play Piercing Strike.",
+            "Welcome to Grimhand Arcana! Your tutor plays a boss today: the Bone Warden, "
+            "worn down to 16 HP but with a Lucky 7 in its slot. Under your numbered hands "
+            "sits your ability hand. Each card costs energy (the gold pips); you have 1 this "
+            "turn. Tap a card to read it, then play Piercing Strike.",
             PLAY_PIERCE,
         ),
         1: CoachStep(
@@ -140,5 +140,10 @@ ARCANA_TUTORIAL = Tutorial(
             ATTACK,
         ),
     },
-    farewell="The Bone Warden falls! You beat your first boss. Build a deck and face the next one.",
+    # Shown only if the match is still running past the script (the attack of step 4 ends
+    # it: the board's outcome panel then says "Victory!").
+    farewell=(
+        "The Bone Warden falls: your first boss is beaten! Next, build a deck of your own "
+        "and walk the Arcana path, where the Warden waits again at full strength."
+    ),
 )
