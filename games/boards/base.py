@@ -37,6 +37,9 @@ class BoardPresenter:
     stylesheet: str = ""  # a game's own CSS under static/, e.g. "css/games/grimhand.css"
     rules_template: str = ""  # the game's rules page, e.g. "games/grimhand/rules.html"
     outcome_phrases: Mapping[str, Phrases] = field(default_factory=dict)  # by outcome reason
+    # A one-seat game's ending, by outcome reason: a sentence with `{score}`, the seat's
+    # final score (a reason not listed reads "The run is over: score {score}.").
+    solo_endings: Mapping[str, str] = field(default_factory=dict)
     form_move: FormMove | None = None
     tutorial: Tutorial | None = None
 

@@ -295,17 +295,11 @@ OUTCOME_PHRASES = {
 ORDINALS = ["1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"]
 
 
-SOLO_ENDINGS = {
-    "complete": "Run complete! Final score {score}.",
-    "stuck": "No move left: the run ends with a score of {score}.",
-    "resign": "You gave up the run: score {score}.",
-    "timeout": "The run ran out of time: score {score}.",
-}
-
-
-def _solo_outcome_text(outcome: dict[str, Any]) -> str:
+def _solo_outcome_text(game: str, outcome: dict[str, Any]) -> str:
+    """A one-seat run's ending, in its board's words (`solo_endings`)."""
     scores = outcome.get("scores") or [0]
-    template = SOLO_ENDINGS.get(outcome["reason"], "The run is over: score {score}.")
+    endings = presenter_for(game).solo_endings if has_board(game) else {}
+    template = endings.get(outcome["reason"], "The run is over: score {score}.")
     return template.format(score=scores[0])
 
 
@@ -328,7 +322,7 @@ def outcome_text(match: Match, names: list[str], seat_index: int | None) -> str:
     if not outcome:
         return ""
     if match.size == 1:
-        return _solo_outcome_text(outcome)
+        return _solo_outcome_text(match.game, outcome)
     winners = outcome["winners"]
     if not winners:
         return "A draw."

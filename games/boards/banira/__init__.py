@@ -34,6 +34,15 @@ ENDINGS = {
 }
 
 
+# How a run ended, said on the match page (games.selectors.outcome_text).
+SOLO_ENDINGS = {
+    "complete": "Run complete! Final score {score}.",
+    "stuck": "No move left: the run ends with a score of {score}.",
+    "resign": "You gave up the run: score {score}.",
+    "timeout": "The run ran out of time: score {score}.",
+}
+
+
 def _card_name(card: dict[str, Any]) -> str:
     return f"{card['name']} ({RARITY_LABELS.get(card['rarity'], card['rarity'])})"
 
@@ -173,5 +182,6 @@ BOARD = BoardPresenter(
     decorate=decorate,
     stylesheet="css/games/banira.css",
     rules_template="games/banira/rules.html",
+    solo_endings=SOLO_ENDINGS,
     tutorial=TUTORIAL,
 )
