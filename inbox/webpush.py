@@ -19,6 +19,7 @@ import binascii
 import ipaddress
 import json
 import re
+import socket
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -97,9 +98,12 @@ def _endpoint(raw: object) -> str:
     if not host or parts.username or parts.password:
         raise BadSubscription("The endpoint must be a URL with a host and no user name.")
     local = host in LOCAL_NAMES or host.endswith(".localhost")
-    if local or _is_private_address(host):
+    if local or _is_private_address(host) or resolves_inside(host):
         if not settings.WEBPUSH_ALLOW_LOCALHOST:
-            raise BadSubscription("The endpoint must be a push service on the internet.")
+            raise BadSubscription(
+                "The endpoint must be a push service on the internet: its host is a "
+                "private, loopback or link-local address, or a name for one."
+            )
         if parts.scheme not in ("https", "http"):
             raise BadSubscription("The endpoint must be an https URL.")
     elif parts.scheme != "https":
@@ -114,6 +118,24 @@ def _is_private_address(host: str) -> bool:
     except ValueError:
         return False
     return not address.is_global
+
+
+def resolves_inside(host: str) -> bool:
+    """The host name resolves to an address that is not on the internet (private,
+    loopback, link-local, reserved: `ipaddress`'s `is_global` false), so a push to it would
+    reach the server's own network. A name that does not resolve (now) is not refused
+    here: nothing can be reached through it, and `send` looks again before every push."""
+    try:
+        found = socket.getaddrinfo(host.strip("[]"), None, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError, ValueError):
+        return False
+    for _family, _type, _proto, _name, address in found:
+        try:
+            if not ipaddress.ip_address(str(address[0]).split("%")[0]).is_global:
+                return True
+        except ValueError:
+            return True
+    return False
 
 
 def subscription_read(document: Any) -> Subscription:
@@ -152,6 +174,13 @@ def send(*, subscription: Subscription, data: bytes, urgency: str = "normal") ->
     from py_vapid import Vapid
     from pywebpush import WebPushException, webpush
 
+    # A name may point inside since it was stored (or be rebound): never push there; the
+    # device is forgotten like one its push service no longer knows.
+    host = urlsplit(subscription.endpoint).hostname or ""
+    if not settings.WEBPUSH_ALLOW_LOCALHOST and (
+        _is_private_address(host) or resolves_inside(host)
+    ):
+        raise PushGone("the endpoint resolves to an address off the internet")
     try:
         response = webpush(
             subscription_info=subscription.info(),
