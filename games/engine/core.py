@@ -11,9 +11,10 @@ Invariants:
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, Self, runtime_checkable
 
 from games.engine.chance import Chance
 
@@ -26,11 +27,54 @@ __all__ = [
     "Move",
     "Option",
     "Outcome",
+    "SlotValue",
     "replay",
 ]
 
 Move = dict[str, Any]
 """A move is a JSON-able dict with at least a "type", e.g. {"type": "attack"}."""
+
+
+class SlotValue:
+    """A state value's boilerplate, read from its `__slots__`: equality and hash over every
+    slot in order (values of one class only), and `replace`. Immutable by convention. A
+    subclass declares all its `__slots__` itself (it is no subclass of another SlotValue),
+    an `__init__` whose parameters are the slots' names, and its own `__repr__` (a short
+    one: a state's decks are long).
+
+    Each subclass gets its own `__eq__` and `__hash__`, closures over one
+    `operator.attrgetter` of its slots (no lookup of the slot names per call)."""
+
+    __slots__ = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        slots = cls.__slots__
+        if isinstance(slots, str) or len(slots) < 2:
+            raise TypeError(f"{cls.__name__}: a SlotValue names two slots or more")
+        key = operator.attrgetter(*slots)  # a tuple of the slots, read at C speed
+
+        def _key(self: Any) -> tuple[Any, ...]:
+            return key(self)
+
+        def __eq__(self: Any, other: object) -> bool:
+            return type(other) is type(self) and key(self) == key(other)
+
+        def __hash__(self: Any) -> int:
+            return hash(key(self))
+
+        cls._key = _key
+        cls.__eq__ = __eq__
+        cls.__hash__ = __hash__
+
+    def _key(self) -> tuple[Any, ...]:
+        raise NotImplementedError  # set on each subclass by __init_subclass__
+
+    def replace(self, **changes: Any) -> Self:
+        """A copy with some fields changed (for tests, tools and `sample_hidden`)."""
+        fields = dict(zip(self.__slots__, self._key(), strict=True))
+        fields.update(changes)
+        return type(self)(**fields)
 
 
 class InvalidOptions(ValueError):

@@ -14,12 +14,14 @@ Invariants:
   `setup.composition[k]` (counts per value), the cards the match put in play.
 - States are immutable by convention and share one `Setup`; `rules.apply` builds new
   states.
-- Pure: imports the standard library only.
+- `Setup` and `GrimhandState` are `core.SlotValue`s: equal when every slot is, hashable,
+  `replace` for a copy with some fields changed.
+- Pure: imports the standard library and `games.engine.core` (`SlotValue`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from games.engine.core import SlotValue
 
 ATTACK = 0
 DEFENSE = 1
@@ -45,7 +47,7 @@ def counts_of(*piles: tuple[int, ...]) -> list[int]:
     return counts
 
 
-class Setup:
+class Setup(SlotValue):
     """What stays fixed for a whole match: the seed (for reshuffles), options, composition."""
 
     __slots__ = ("seed", "copies", "overdraw", "start_hp", "composition")
@@ -64,20 +66,11 @@ class Setup:
         self.start_hp = start_hp
         self.composition = composition
 
-    def _key(self) -> tuple[Any, ...]:
-        return (self.seed, self.copies, self.overdraw, self.start_hp, self.composition)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Setup) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
     def __repr__(self) -> str:
         return f"Setup(copies={self.copies}, overdraw={self.overdraw!r}, hp={self.start_hp})"
 
 
-class GrimhandState:
+class GrimhandState(SlotValue):
     """One position. Immutable by convention: `apply` builds a new one."""
 
     __slots__ = (
@@ -120,35 +113,8 @@ class GrimhandState:
         self.winner = winner
         self.reason = reason
 
-    def _key(self) -> tuple[Any, ...]:
-        return (
-            self.setup,
-            self.decks,
-            self.discards,
-            self.hands,
-            self.lucky,
-            self.hp,
-            self.turn,
-            self.ply,
-            self.reshuffles,
-            self.winner,
-            self.reason,
-        )
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, GrimhandState) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
     def __repr__(self) -> str:
         return (
             f"GrimhandState(ply={self.ply}, turn={self.turn}, hp={self.hp}, "
             f"decks={tuple(map(len, self.decks))}, winner={self.winner})"
         )
-
-    def replace(self, **changes: Any) -> GrimhandState:
-        """A copy with some fields changed (for tests, tools and `sample_hidden`)."""
-        fields = {name: getattr(self, name) for name in self.__slots__}
-        fields.update(changes)
-        return GrimhandState(**fields)

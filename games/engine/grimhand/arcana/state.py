@@ -22,14 +22,17 @@ Invariants:
 - `chances` counts the chance streams opened during play (reshuffles, Gamble):
   the n-th uses `Chance(seed, f"arcana/chance/{n}")`, so no counter state is stored.
 - States are immutable by convention and share one `ArcanaSetup`.
-- Pure: imports the standard library and this package's `cards`, `statuses`, `events`
-  and `bosses`.
+- `ArcanaState` is a `core.SlotValue` (equal when every slot is, hashable, `replace`);
+  `ArcanaSetup` keys its per-seat card dicts by their sorted items, so it keeps its own.
+- Pure: imports the standard library, `games.engine.core` (`SlotValue`) and this
+  package's `cards`, `statuses`, `events` and `bosses`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from games.engine.core import SlotValue
 from games.engine.grimhand.arcana.bosses import Boss
 from games.engine.grimhand.arcana.cards import CardDef
 from games.engine.grimhand.arcana.events import MatchEvent
@@ -124,7 +127,7 @@ class ArcanaSetup:
         return f"ArcanaSetup(hp={self.start_hp}, event={self.event.key})"
 
 
-class ArcanaState:
+class ArcanaState(SlotValue):
     """One Arcana position. Immutable by convention: `rules.apply` builds a new one."""
 
     __slots__ = (
@@ -203,23 +206,8 @@ class ArcanaState:
         self.reason = reason
         self.drew_arcana = drew_arcana
 
-    def _key(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ArcanaState) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
     def __repr__(self) -> str:
         return (
             f"ArcanaState(ply={self.ply}, turn={self.turn}, hp={self.hp}, "
             f"decks={tuple(map(len, self.decks))}, winner={self.winner})"
         )
-
-    def replace(self, **changes: Any) -> ArcanaState:
-        """A copy with some fields changed (for tests, tools and `sample_hidden`)."""
-        fields = {name: getattr(self, name) for name in self.__slots__}
-        fields.update(changes)
-        return ArcanaState(**fields)
