@@ -46,32 +46,52 @@ def sync_fragment(match_id: int) -> str:
 def match_changed(*, match: Any) -> None:
     """Push the new board to every open page of the match: each connected seat its own,
     the spectators theirs. A seat with no page open, or a match nobody watches, costs no
-    render (`inbox.presence`; when presence cannot be read, everyone is pushed to)."""
+    render (`inbox.presence`; when presence cannot be read, everyone is pushed to). The
+    boards are rendered first and sent together, in one hand-over to the sender loop."""
     started = time.perf_counter()  # just after the commit: effects runs the pushes first
     seats = [seat for seat in match.seats.all() if seat.user_id is not None and seat.joined]
     looking = presence.looking(match_id=match.pk, user_ids=[seat.user_id for seat in seats])
+    pushes = []
     for seat in seats:
         if looking.is_unknown or seat.user_id in looking.user_ids:
             html = rendering.board_html(match=match, seat=seat)
-            group_send(group_for_seat(match.pk, seat.index), {"type": "board.push", "html": html})
-            metrics.push_sent(started)
+            pushes.append(
+                (group_for_seat(match.pk, seat.index), {"type": "board.push", "html": html})
+            )
     # A private run has no spectators (`selectors.can_view`): its board never goes out.
     if (looking.is_unknown or looking.has_spectators) and not match.is_private_now:
         html = rendering.board_html(match=match, seat=None)
-        group_send(group_for_spectators(match.pk), {"type": "board.push", "html": html})
+        pushes.append((group_for_spectators(match.pk), {"type": "board.push", "html": html}))
+    group_send_many(pushes)
+    for _ in pushes:
         metrics.push_sent(started)
 
 
 def group_send(group: str, message: dict[str, Any]) -> None:
+    group_send_many([(group, message)])
+
+
+def group_send_many(pushes: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send each (group, message); one failed send never stops the others."""
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not pushes:
         return
+
+    async def send_all() -> None:
+        results = await asyncio.gather(
+            *(layer.group_send(group, message) for group, message in pushes),
+            return_exceptions=True,
+        )
+        failed = [result for result in results if isinstance(result, BaseException)]
+        if failed:
+            raise failed[0]
+
     if isinstance(layer, InMemoryChannelLayer):
         # The in-memory layer lives on the server's event loop; from a request thread
         # async_to_sync runs the send on that same loop.
-        async_to_sync(layer.group_send)(group, message)
+        async_to_sync(send_all)()
     else:
-        _SenderLoop.get().run(layer.group_send(group, message))
+        _SenderLoop.get().run(send_all())
 
 
 class _SenderLoop:

@@ -4,7 +4,10 @@ A board fragment is drawn from the match row (its version: the ply and the last 
 its seats, its position, and who looks: one seat, or the spectators. The answer to a
 move, the pushes that follow it and the board fetches of every open page all need the
 same few fragments, so each is rendered once and kept in the shared cache under (match,
-version, viewer) until the match changes again.
+version, viewer) until the match changes again. A fragment's key names its version, so
+what is under a key never changes: each process also keeps its last few fragments in
+memory (`_recent`), and the answer to a move, drawn just before for the push, costs no
+round trip to Redis.
 
 Rendered without a request: forms carry the CSRF token in the page's `hx-headers` (the
 csrf_token tag renders nothing), and the viewer's account is the seat's player. A table
@@ -22,6 +25,8 @@ belongs to the player, not to the match.
 from __future__ import annotations
 
 import logging
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from django.core.cache import cache
@@ -69,8 +74,46 @@ def level_bar_oob_html(*, user: Any) -> str:
     return render_to_string(LEVEL_BAR_TEMPLATE, {"bar": bar, "oob": True})
 
 
+class _Recent:
+    """The last `size` fragments this process drew or read, by key (thread-safe)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[str, str] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str) -> str | None:
+        with self.lock:
+            html = self.items.get(key)
+            if html is not None:
+                self.items.move_to_end(key)
+            return html
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+    def put(self, key: str, html: str) -> None:
+        with self.lock:
+            self.items[key] = html
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+_recent = _Recent(size=128)  # a Dog Blade board is about 20 KB: a few MB per process
+
+
+def memo_clear() -> None:
+    """Forget the fragments this process keeps (tests that clear the cache)."""
+    _recent.clear()
+
+
 def _cached_board_html(*, match: Any, seat: Any) -> str:
     key = _key(match, seat)
+    html = _recent.get(key)
+    if html is not None:
+        return html
     try:
         html = cache.get(key)
     except Exception:  # the cache is an optimisation: render instead
@@ -82,4 +125,5 @@ def _cached_board_html(*, match: Any, seat: Any) -> str:
             cache.set(key, html, BOARD_SECONDS)
         except Exception:
             logger.warning("board cache unreachable", exc_info=True)
+    _recent.put(key, html)
     return html

@@ -21,15 +21,17 @@ EXAMPLE_DEAL = {"deal": {"decks": [[[50, 60]], [[30, 120]]], "first": 0}}
 
 @pytest.fixture(autouse=True)
 def _fast_and_clean(settings):
-    from games import replay
+    from games import rendering, replay
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.RATELIMIT_ENABLE = False  # the suite posts a lot: test_rate_limits.py turns them on
     cache.clear()
     replay.memo_clear()
+    rendering.memo_clear()
     yield
     cache.clear()
     replay.memo_clear()
+    rendering.memo_clear()
 
 
 @pytest.fixture

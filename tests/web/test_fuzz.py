@@ -47,7 +47,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from config.routing import websocket_router, websocket_urlpatterns
-from games import replay, services
+from games import rendering, replay, services
 from games.models import Match
 from tests.conftest import EXAMPLE_DEAL
 
@@ -429,6 +429,7 @@ def answer_of(client: Client, method: str, request: dict, *, sessions: dict) -> 
     finally:
         cache.clear()
         replay.memo_clear()
+        rendering.memo_clear()
     return response.status_code
 
 
