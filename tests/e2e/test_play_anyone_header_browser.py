@@ -37,9 +37,9 @@ def test_play_anyone_from_the_header_on_desktop_and_phone(
     sign_up(player)
 
     page.goto("/")
-    link = page.locator(".site-header").get_by_test_id("play-anyone")
+    link = page.locator(".site-header").get_by_test_id("header-play-anyone")
     expect(link).to_be_visible()
-    assert page.locator(".site-header [data-testid=play-anyone]").count() == 1
+    assert page.locator(".site-header [data-testid=header-play-anyone]").count() == 1
     page.locator(".site-header").screenshot(path=str(SHOTS / "desktop-header.png"))
     assert page.evaluate(ROWS_JS)["spread"] < 8  # the desktop header is one row too,
     assert page.evaluate(NAV_ROWS_JS) == 1  # its links included (1280 wide, logged in)
