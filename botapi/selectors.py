@@ -62,9 +62,32 @@ def bot_account_of(*, user: Any) -> BotAccount | None:
 def seat_snapshot(*, match: Match, user: Any) -> dict[str, Any]:
     """The caller's whole view of the match: the engine's `view` for their own seat, their
     legal moves when they are to act, the ply, the clocks and who is to act."""
-    game = registry.get(match.game)
+    return seat_snapshot_for(match=match, index=viewer_seat(match=match, user=user))
+
+
+def viewer_seat(*, match: Match, user: Any) -> int | None:
+    """The index of the caller's joined seat; None for anyone else (a spectator's view)."""
     seat = game_selectors.seat_of(match=match, user=user)
-    index = seat.index if seat is not None and seat.joined is not None else None
+    return seat.index if seat is not None and seat.joined is not None else None
+
+
+def match_version(*, match_id: int) -> tuple[str, bool] | None:
+    """A match's board version (games.selectors.board_version) and whether it is over, in
+    one small query: the streams' check for a change before they read the whole view."""
+    row = Match.objects.filter(pk=match_id).values_list("ply", "updated", "status").first()
+    if row is None:
+        return None
+    ply, updated, status = row
+    return f"{ply}.{int(updated.timestamp() * 1000)}", status in (
+        Match.Status.FINISHED,
+        Match.Status.CANCELLED,
+    )
+
+
+def seat_snapshot_for(*, match: Match, index: int | None) -> dict[str, Any]:
+    """`seat_snapshot` of the joined seat `index` (None: a spectator's view). Everything in
+    it follows from the seat alone, so streams of one seat share one read."""
+    game = registry.get(match.game)
     is_started = match.status != Match.Status.WAITING
     state = match_position(match=match).state if is_started else None
     is_my_turn = (

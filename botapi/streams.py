@@ -9,17 +9,21 @@
 Both are woken by the channel layer's existing groups (the seat's group of
 games.notifications, the user's group of inbox.push): a push is only a signal, the line
 sent is always re-read from the database through the selectors, so a stream never carries
-more than the seat's own view. The stream marks the seat present (inbox.presence), so the
-pushes are sent to it as to an open page. Every KEEPALIVE seconds without a change an
-empty line keeps the connection open, and the state is re-read anyway: a lost push delays
-a line by a few seconds, never loses it.
+more than the seat's own view. The match streams of one (match, seat) in a process share
+one reader (botapi.feeds: one read and one encoded line per change, however many streams
+follow it). A match stream marks the seat present (inbox.presence), so the pushes are sent
+to it as to an open page. Every KEEPALIVE seconds without a change an empty line keeps the
+connection open; the state is re-read anyway now and then (the events stream at each
+keep-alive, a match feed every RESYNC seconds): a lost push delays a line, never loses it.
+Neither holds a database connection between two reads: each read returns its connection
+(close_old_connections), and the ASGI cap on concurrent requests (config.asgi) does not
+count the streams (they are bounded by the account's open-stream limit instead).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -31,7 +35,7 @@ from django.db import close_old_connections
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
-from botapi import limits, selectors
+from botapi import feeds, limits, selectors
 from botapi.errors import ApiError, NotFound, ScopeMissing, TokenRefused
 from botapi.models import ApiToken
 from games import selectors as game_selectors
@@ -42,6 +46,9 @@ from inbox.push import group_for_user
 logger = logging.getLogger(__name__)
 
 NDJSON = "application/x-ndjson"
+# How often an open match stream refreshes its entries (its count against the account's
+# limit, its presence), well within their lifetimes (limits.STREAM_TTL, PRESENCE_TTL).
+TOUCH_SECONDS = 30.0
 
 
 def keepalive_seconds() -> float:
@@ -72,8 +79,7 @@ def _token_of(request: HttpRequest) -> ApiToken:
     return token
 
 
-def _line(document: Any) -> bytes:
-    return json.dumps(document, separators=(",", ":"), default=str).encode() + b"\n"
+_line = feeds.line
 
 
 async def _follow(
@@ -152,31 +158,81 @@ async def match_stream(request: HttpRequest, match_id: int) -> HttpResponse:
         opened = await sync_to_async(limits.stream_open)(token=token)
     except ApiError as error:
         return _problem(error)
+    # The connection the checks used goes back now, not when the stream ends.
+    await sync_to_async(close_old_connections)()
     user = token.user
+    (group,) = groups
+    if seat is None and group != group_for_spectators(match_id):
+        # Invited, not joined yet: the view follows the account (it may join meanwhile).
+        key: tuple[Any, ...] = (match_id, group, "user", user.pk)
+        read = _match_reader(
+            match_id, lambda match: selectors.seat_snapshot(match=match, user=user)
+        )
+    else:
+        key = (match_id, group, seat)
+        read = _match_reader(
+            match_id, lambda match: selectors.seat_snapshot_for(match=match, index=seat)
+        )
+    present_as = user.pk if seat is not None else None  # a spectator counts as one
+    feed = feeds.feed_for(key, group, read)
+    return _streaming(_from_feed(feed, feed.join(), opened, present_as, match_id))
 
-    sent: list[str] = []  # the version of the last line sent
 
-    def read() -> tuple[bool, list[Any]]:
+def _match_reader(match_id: int, snapshot: Callable[[Any], Any]) -> feeds.Read:
+    def read(known: str | None) -> tuple[str | None, bool, Any]:
+        found = selectors.match_version(match_id=match_id)
+        if found is None:
+            return known, True, None
+        version, is_over = found
+        if version == known:
+            return known, is_over, None
         match = game_selectors.match_get(match_id=match_id)
         if match is None:
-            return True, []
-        version = game_selectors.board_version(match=match)
-        if sent and sent[-1] == version:
-            return match.is_finished, []
-        sent[:] = [version]
-        return match.is_finished, [selectors.seat_snapshot(match=match, user=user)]
+            return known, True, None
+        return game_selectors.board_version(match=match), match.is_finished, snapshot(match)
 
-    present_as = user.pk if seat is not None else None  # a spectator counts as one
+    return read
 
-    def touch(channel: str) -> None:
+
+async def _from_feed(
+    feed: feeds.Feed,
+    queue: asyncio.Queue[bytes | None],
+    opened: str,
+    present_as: int | None,
+    match_id: int,
+) -> AsyncIterator[bytes]:
+    """The feed's lines, an empty line after KEEPALIVE seconds without one; the stream's
+    entries (its limit's count, its presence) refreshed every TOUCH_SECONDS."""
+    me = f"botapi-stream.{opened}"  # the stream's name in the match's presence entry
+
+    def touch() -> None:
         limits.stream_alive(stream=opened)
-        presence.presence_touch(user_id=present_as, match_id=match_id, channel=channel)
+        presence.presence_touch(user_id=present_as, match_id=match_id, channel=me)
 
-    def close(channel: str) -> None:
+    def close() -> None:
         limits.stream_closed(stream=opened)
-        presence.presence_leave(user_id=present_as, match_id=match_id, channel=channel)
+        presence.presence_leave(user_id=present_as, match_id=match_id, channel=me)
 
-    return _streaming(_follow(groups, read, on_tick=touch, on_close=close))
+    loop = asyncio.get_running_loop()
+    touched = float("-inf")
+    try:
+        while True:
+            if loop.time() - touched >= TOUCH_SECONDS:
+                touched = loop.time()
+                await sync_to_async(touch, thread_sensitive=False)()
+            try:
+                async with asyncio.timeout(keepalive_seconds()):
+                    item = await queue.get()
+            except TimeoutError:
+                yield b"\n"
+                continue
+            if item is None:
+                return
+            yield item
+    finally:
+        feed.leave(queue)
+        with contextlib.suppress(Exception):
+            await sync_to_async(close, thread_sensitive=False)()
 
 
 def _streaming(lines: AsyncIterator[bytes]) -> StreamingHttpResponse:

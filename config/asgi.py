@@ -2,6 +2,7 @@
 process (config/overload.py); websockets through Channels."""
 
 import os
+import re
 
 from django.core.asgi import get_asgi_application
 
@@ -17,6 +18,10 @@ from config.metrics import SocketMetrics  # noqa: E402
 from config.overload import ConcurrencyLimit  # noqa: E402
 from config.routing import websocket_router  # noqa: E402
 
+# The Bot API's two streams (botapi.urls): open for hours, each bounded by botapi's own
+# per-token and per-account limits (429), holding no database connection between lines.
+BOT_STREAM_PATHS = re.compile(r"/api/v1/(stream/events|matches/[0-9]+/stream)")
+
 application = ProtocolTypeRouter(
     {
         "http": ConcurrencyLimit(
@@ -25,6 +30,8 @@ application = ProtocolTypeRouter(
             queue_seconds=settings.WEB_QUEUE_SECONDS,
             # Static files never touch the database; health checks and scrapes answer when busy.
             uncounted_prefixes=("/" + settings.STATIC_URL.lstrip("/"), "/healthz", "/metrics"),
+            # The Bot API's streams stay open for hours: limited per account, not here.
+            uncounted_paths=BOT_STREAM_PATHS,
         ),
         # Every socket route, then a catch-all that refuses an unknown path with 4404.
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(websocket_router)),

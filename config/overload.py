@@ -4,7 +4,9 @@ Two guards, one answer:
 - `ConcurrencyLimit`, a pure ASGI middleware around the Django HTTP app: at most `limit`
   requests run at once in this worker process; one more waits up to `queue_seconds` for a
   slot, then gets the "busy" page. Websockets, static files and the health checks are not
-  counted. Each running request holds at most one database connection, so the limit keeps
+  counted, nor the paths `uncounted_paths` matches (the Bot API's streams: open for hours,
+  holding no database connection between two lines, bounded by their own per-account
+  limit). Each running request holds at most one database connection, so the limit keeps
   a worker's demand within its connection pool.
 - `DatabaseOverloadMiddleware`, a Django middleware: a view that could not get a
   connection (the pool timed out, PostgreSQL said "too many clients") or lost it gets the
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -62,6 +65,7 @@ class ConcurrencyLimit:
         limit: int,
         queue_seconds: float,
         uncounted_prefixes: tuple[str, ...] = (),
+        uncounted_paths: re.Pattern[str] | None = None,
     ) -> None:
         if limit < 1:
             raise ValueError("the concurrency limit must be at least 1")
@@ -69,10 +73,11 @@ class ConcurrencyLimit:
         self.limit = limit
         self.queue_seconds = queue_seconds
         self.uncounted_prefixes = uncounted_prefixes
+        self.uncounted_paths = uncounted_paths
         self.slots = asyncio.Semaphore(limit)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"].startswith(self.uncounted_prefixes):
+        if scope["type"] != "http" or self._is_uncounted(scope["path"]):
             await self.app(scope, receive, send)
             return
         if not await self._take_slot():
@@ -89,6 +94,11 @@ class ConcurrencyLimit:
             await self.app(scope, receive, send)
         finally:
             self.slots.release()
+
+    def _is_uncounted(self, path: str) -> bool:
+        if path.startswith(self.uncounted_prefixes):
+            return True
+        return self.uncounted_paths is not None and self.uncounted_paths.fullmatch(path) is not None
 
     async def _take_slot(self) -> bool:
         try:
