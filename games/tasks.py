@@ -20,7 +20,7 @@ def advance_automatic_seats(match_id: int) -> int:
 @shared_task(ignore_result=True)
 def sweep_clocks() -> dict[str, int]:
     """Settle every overdue turn, end forgotten pauses, expire unjoined tables. Idempotent."""
-    return services.clock.sweep()
+    return services.timeouts.sweep()
 
 
 @shared_task(ignore_result=True)

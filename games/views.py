@@ -330,7 +330,7 @@ def _friends_only(request: HttpRequest) -> bool:
 @require_GET
 @login_required
 def my_matches(request: HtmxHttpRequest) -> HttpResponse:
-    services.clock.settle_for_user(user=request.user)
+    services.timeouts.settle_for_user(user=request.user)
     friends_only = _friends_only(request)
     groups = selectors.matches_for_user(user=request.user, friends_only=friends_only)
     context = {"groups": groups, "friends_only": friends_only}

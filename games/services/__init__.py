@@ -11,7 +11,7 @@ timeouts, deadlines shifted for a vacation · moves: submit, resign · automatio
 auto-play seats · pairing: quick pairing's seeks (docs/lobby.md).
 """
 
-from games.services import adjudication, clock, pairing
+from games.services import adjudication, clock, pairing, timeouts
 from games.services._shared import FORFEIT, TUTOR, MoveResult
 from games.services.automation import automation_paused, automation_run, seat_set_autoplay
 from games.services.clock import (
@@ -20,9 +20,13 @@ from games.services.clock import (
     match_pause_request,
     match_pause_withdraw,
     match_resume,
-    match_settle_overdue,
 )
-from games.services.moves import MAX_MOVE_BYTES, match_resign, move_submit
+from games.services.moves import (
+    MAX_MOVE_BYTES,
+    match_resign,
+    match_settle_overdue,
+    move_submit,
+)
 from games.services.tables import (
     OPPONENTS,
     SeatSpec,
@@ -54,6 +58,7 @@ __all__ = [
     "match_join",
     "match_join_by_link",
     "pairing",
+    "timeouts",
     "match_pause_request",
     "match_pause_withdraw",
     "match_rematch",

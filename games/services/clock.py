@@ -1,5 +1,5 @@
-"""Clocks: time controls, the time bank, pauses, settling overdue turns, and moving a
-player's deadlines for a vacation (the vacation itself is the account's: accounts.services).
+"""Clocks: time controls, the time bank, pauses, and moving a player's deadlines for a
+vacation (the vacation itself is the account's: accounts.services).
 
 A timed match gives each human seat `move_seconds` per move plus a time bank. When a seat
 comes to act, its deadline is now + move time + bank (+ what is left of its player's
@@ -8,10 +8,10 @@ and the bank grows by a tenth of the move time, up to twice the move time. A sea
 deadline passes loses on time: the game's own `forfeit(state, seat, "timeout")` decides what
 that means (two-player games end, Shield plays on without the seat, a BaniraCards run ends).
 
-Settling is idempotent: it locks the match, re-checks the deadline, and a move arriving at
-the same moment waits on that lock and then finds the match settled (or the other way
-round). Overdue turns are settled by the beat sweeper, when a match is read, and by
-`manage.py settle_overdue`.
+Settling a seat on time is a forfeit, so it is `moves.match_settle_overdue`'s; the sweeper
+that finds overdue turns is `games.services.timeouts`. Settling is idempotent: it locks the
+match, re-checks the deadline, and a move arriving at the same moment waits on that lock
+and then finds the match settled (or the other way round).
 """
 
 from __future__ import annotations
@@ -127,54 +127,11 @@ def clocks_new_table(match: Match) -> None:
         match.seats.filter(kind=Seat.Kind.HUMAN).update(bank_seconds=bank_start(match.move_seconds))
 
 
-# --- settling overdue turns -----------------------------------------------------------------
+# --- long pauses and unjoined tables (the sweeper's: games.services.timeouts) ---------------
 
 
-def match_settle_overdue(*, match_id: int, now: dt.datetime | None = None) -> int:
-    """Every seat of this match whose deadline has passed loses on time; returns how many.
-
-    Safe to run twice or at the same moment as a move: under the match lock the deadline is
-    checked again, so a move that got in first leaves nothing to settle.
-    """
-    from games.services.moves import forfeit_seat
-
-    now = now or timezone.now()
-    settled = 0
-    with transaction.atomic():
-        match = locked(match_id)
-        for seat in match.seats.select_for_update().order_by("index"):
-            if not match.is_overdue(seat, now):
-                continue
-            seat.timed_out = True
-            seat.save(update_fields=["timed_out"])
-            forfeit_seat(match, seat, "timeout", user=None)
-            settled += 1
-    return settled
-
-
-def overdue_match_ids(now: dt.datetime | None = None, *, user: Any = None) -> list[int]:
-    """Active, unpaused matches with a deadline passed (the sweeper's indexed query); with
-    `user`, only the matches that user plays in."""
-    now = now or timezone.now()
-    seats = Seat.objects.filter(
-        deadline__lte=now, match__status=Match.Status.ACTIVE, match__paused_at__isnull=True
-    )
-    if user is not None:
-        seats = seats.filter(match__seats__user=user)
-    return list(seats.values_list("match_id", flat=True).distinct().order_by("match_id"))
-
-
-def settle_for_user(*, user: Any, now: dt.datetime | None = None) -> int:
-    """Settle the overdue turns of this user's matches (when their match list is read)."""
-    return sum(
-        match_settle_overdue(match_id=pk, now=now) for pk in overdue_match_ids(now, user=user)
-    )
-
-
-def sweep(now: dt.datetime | None = None) -> dict[str, int]:
-    """The beat sweeper: settle overdue turns, end long pauses, expire unjoined tables."""
-    now = now or timezone.now()
-    timeouts = sum(match_settle_overdue(match_id=pk, now=now) for pk in overdue_match_ids(now))
+def pauses_end_long(*, now: dt.datetime) -> int:
+    """Resume every match paused for longer than MAX_PAUSE; returns how many."""
     resumed = 0
     for pk in Match.objects.filter(
         status=Match.Status.ACTIVE, paused_at__lte=now - MAX_PAUSE
@@ -184,8 +141,7 @@ def sweep(now: dt.datetime | None = None) -> dict[str, int]:
             if match.is_paused:
                 _resume_locked(match, now)
                 resumed += 1
-    expired = tables_expire(now=now)
-    return {"timeouts": timeouts, "resumed": resumed, "expired": expired}
+    return resumed
 
 
 def tables_expire(*, now: dt.datetime | None = None) -> int:

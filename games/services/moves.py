@@ -1,7 +1,9 @@
-"""Moves: a player's move, resigning, and the forfeit of a seat that leaves."""
+"""Moves: a player's move, resigning, and the forfeit of a seat that leaves (resigning, or
+losing on time: `match_settle_overdue`)."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -54,7 +56,7 @@ def move_submit(
         if not is_late:
             return apply_locked(match, seat, ply, move, user=user, move_id=move_id or None)
     # Too late: nothing of the move is written; the timeout is settled on its own.
-    clock.match_settle_overdue(match_id=match_id)
+    match_settle_overdue(match_id=match_id)
     raise TimeRanOut("Your time for this move ran out, so the match was settled on time.")
 
 
@@ -201,3 +203,23 @@ def forfeit_seat(match: Match, seat: Seat, reason: str, *, user: Any) -> None:
     else:
         match.save(update_fields=["updated"])
     clock.clocks_update(match)
+
+
+def match_settle_overdue(*, match_id: int, now: dt.datetime | None = None) -> int:
+    """Every seat of this match whose deadline has passed loses on time; returns how many.
+
+    Safe to run twice or at the same moment as a move: under the match lock the deadline is
+    checked again, so a move that got in first leaves nothing to settle.
+    """
+    now = now or timezone.now()
+    settled = 0
+    with transaction.atomic():
+        match = locked(match_id)
+        for seat in match.seats.select_for_update().order_by("index"):
+            if not match.is_overdue(seat, now):
+                continue
+            seat.timed_out = True
+            seat.save(update_fields=["timed_out"])
+            forfeit_seat(match, seat, "timeout", user=None)
+            settled += 1
+    return settled

@@ -7,7 +7,7 @@ import pytest
 from games import services
 from games.errors import MatchError
 from games.models import Match, Move, Seat
-from games.services import clock
+from games.services import timeouts
 from tests.concurrency import race
 from tests.conftest import EXAMPLE_DEAL, requires_postgres
 
@@ -23,7 +23,7 @@ def test_a_move_and_the_sweeper_racing_exactly_one_wins(alice, bob, make_match, 
     # The move is made just in time; the sweeper runs with a clock a second past it.
     actions = [
         lambda: services.move_submit(match_id=match.pk, user=alice, ply=0, move={"type": "attack"}),
-        lambda: clock.sweep(now=deadline + dt.timedelta(seconds=1)),
+        lambda: timeouts.sweep(now=deadline + dt.timedelta(seconds=1)),
     ]
     results = race(2, lambda i: actions[i]())
     match.refresh_from_db()
@@ -42,7 +42,7 @@ def test_a_move_and_the_sweeper_racing_exactly_one_wins(alice, bob, make_match, 
 def test_two_sweepers_at_once_settle_a_timeout_once(alice, bob, make_match):
     match = make_match(alice, bob, options=EXAMPLE_DEAL)
     late = Seat.objects.get(match=match, index=0).deadline + dt.timedelta(seconds=1)
-    results = race(3, lambda i: clock.sweep(now=late))
+    results = race(3, lambda i: timeouts.sweep(now=late))
     assert sum(result["timeouts"] for result in results) == 1
     match.refresh_from_db()
     assert match.outcome["reason"] == "timeout"

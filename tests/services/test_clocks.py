@@ -19,7 +19,7 @@ from games.errors import (
     TimeRanOut,
 )
 from games.models import Match, Move, Seat
-from games.services import clock
+from games.services import clock, timeouts
 from tests.conftest import EXAMPLE_DEAL
 
 DAY = 24 * 3600
@@ -126,14 +126,14 @@ def test_the_sweeper_settles_a_match_whose_deadline_passed_with_nobody_online(
 ):
     match = make_match(alice, bob, options=EXAMPLE_DEAL)
     late = _seat(match, 0).deadline + dt.timedelta(seconds=1)
-    assert clock.sweep(now=late - dt.timedelta(seconds=2))["timeouts"] == 0
-    done = clock.sweep(now=late)
+    assert timeouts.sweep(now=late - dt.timedelta(seconds=2))["timeouts"] == 0
+    done = timeouts.sweep(now=late)
     match.refresh_from_db()
     assert done["timeouts"] == 1
     assert match.status == Match.Status.FINISHED
     assert match.outcome["reason"] == "timeout" and match.outcome["winners"] == [1]
     assert _seat(match, 0).timed_out and _seat(match, 0).deadline is None
-    assert clock.sweep(now=late)["timeouts"] == 0  # settled once
+    assert timeouts.sweep(now=late)["timeouts"] == 0  # settled once
 
 
 def test_the_management_command_settles_every_overdue_match(alice, bob, make_match, capsys):
@@ -177,7 +177,7 @@ def test_in_shield_the_late_player_is_out_and_play_goes_on(make_user):
         move = registry.get("shield").legal_moves(state, index)[0]
         services.move_submit(match_id=match.pk, user=user, ply=match.ply, move=move)
     late = _seat(match, 2).deadline + dt.timedelta(seconds=1)
-    clock.sweep(now=late)
+    timeouts.sweep(now=late)
     match.refresh_from_db()
     assert match.status == Match.Status.ACTIVE
     assert _seat(match, 2).timed_out
@@ -189,7 +189,7 @@ def test_in_shield_the_late_player_is_out_and_play_goes_on(make_user):
 
 def test_a_banira_run_with_a_clock_simply_ends(alice):
     match = services.match_create(creator=alice, game_slug="banira", time_control="1h")
-    clock.sweep(now=_seat(match, 0).deadline + dt.timedelta(seconds=1))
+    timeouts.sweep(now=_seat(match, 0).deadline + dt.timedelta(seconds=1))
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert match.outcome["reason"] == "timeout" and match.outcome["scores"] == [0]
@@ -236,7 +236,7 @@ def test_both_players_agree_to_pause_and_every_clock_stops(alice, bob, make_matc
     with pytest.raises(MatchPaused):
         services.move_submit(match_id=match.pk, user=alice, ply=0, move={"type": "attack"})
     # Nothing times out while paused, however long.
-    assert clock.sweep(now=timezone.now() + dt.timedelta(days=10))["timeouts"] == 0
+    assert timeouts.sweep(now=timezone.now() + dt.timedelta(days=10))["timeouts"] == 0
     services.match_resume(match_id=match.pk, user=bob)
     seat = _seat(match, 0)
     assert seat.paused_seconds_left is None
@@ -255,7 +255,7 @@ def test_a_pause_nobody_ends_resumes_by_itself(alice, bob, make_match):
     match = make_match(alice, bob, options=EXAMPLE_DEAL)
     services.match_pause_request(match_id=match.pk, user=alice)
     services.match_pause_request(match_id=match.pk, user=bob)
-    assert clock.sweep(now=timezone.now() + clock.MAX_PAUSE + dt.timedelta(1))["resumed"] == 1
+    assert timeouts.sweep(now=timezone.now() + clock.MAX_PAUSE + dt.timedelta(1))["resumed"] == 1
     match.refresh_from_db()
     assert not match.is_paused and _seat(match, 0).deadline is not None
 
@@ -305,7 +305,7 @@ def test_a_table_nobody_joined_in_time_is_taken_down(alice, bob):
     assert [m.pk for m in selectors.open_matches(user=bob)] == [match.pk]
     Match.objects.filter(pk=match.pk).update(created=timezone.now() - dt.timedelta(hours=73))
     assert selectors.open_matches(user=bob) == []  # hidden at once, before any sweep
-    assert clock.sweep()["expired"] == 1
+    assert timeouts.sweep()["expired"] == 1
     match.refresh_from_db()
     assert match.status == Match.Status.CANCELLED and match.outcome["reason"] == "expired"
 
@@ -356,7 +356,7 @@ def test_reliability_counts_timeouts_and_abandoned_matches(alice, bob, make_matc
     for _ in range(3):
         services.match_resign(match_id=make_match(alice, bob).pk, user=bob)  # bob abandons
     timed = make_match(alice, bob, options=EXAMPLE_DEAL)
-    clock.sweep(now=_seat(timed, 0).deadline + dt.timedelta(seconds=1))  # alice times out
+    timeouts.sweep(now=_seat(timed, 0).deadline + dt.timedelta(seconds=1))  # alice times out
     assert selectors.reliability(user=bob).percent == 25  # 1 kept of 4
     assert selectors.reliability(user=alice).percent == 75  # 3 kept of 4
     assert selectors.reliability(user=alice).at_least(75)
@@ -371,7 +371,7 @@ def test_in_every_two_player_game_the_late_player_loses_on_time(alice, bob, game
     services.match_join(match_id=match.pk, user=bob)
     match.refresh_from_db()
     late_seat = match.seats_to_act[0]
-    clock.sweep(now=_seat(match, late_seat).deadline + dt.timedelta(seconds=1))
+    timeouts.sweep(now=_seat(match, late_seat).deadline + dt.timedelta(seconds=1))
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert match.outcome["reason"] == "timeout"

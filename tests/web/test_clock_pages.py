@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Match, Seat
-from games.services import clock
+from games.services import timeouts
 from tests.conftest import EXAMPLE_DEAL
 
 
@@ -125,7 +125,7 @@ def test_live_public_matches_are_listed_to_watch(client, alice, bob, make_match,
 def test_an_expired_table_says_so(client, alice):
     match = services.match_create(creator=alice, game_slug="dogblade", opponent="open")
     Match.objects.filter(pk=match.pk).update(created=timezone.now() - dt.timedelta(days=4))
-    clock.sweep()
+    timeouts.sweep()
     client.force_login(alice)
     assert "Nobody took the open seats" in client.get(match.get_absolute_url()).content.decode()
 
