@@ -19,6 +19,7 @@ from botapi import limits, selectors
 from botapi.auth import BearerToken, caller
 from botapi.errors import ApiError, TooMany
 from botapi.models import ApiToken
+from botapi.schemas import GameOut, MatchOut, MoveOut, SnapshotOut, answers
 from config.inputs import INTEGER_MAX, BadInput
 from games import fairness, history, rule_options, services
 from games import selectors as game_selectors
@@ -93,7 +94,11 @@ def _invalid(request: HttpRequest, error: ValidationError) -> HttpResponse:
 # --- games ----------------------------------------------------------------------------------
 
 
-@api.get("/games", summary="The games, with their seat ranges and option schemas")
+@api.get(
+    "/games",
+    response=answers(200, list[GameOut]),
+    summary="The games, with their seat ranges and option schemas",
+)
 def games(request: HttpRequest) -> list[dict[str, Any]]:
     caller(request, READ)
     return [
@@ -144,7 +149,7 @@ def _seat_spec(opponent: Opponent) -> services.SeatSpec:
     raise ApiError('An opponent is {"ai": level}, {"user": name} or "open".', field="opponent")
 
 
-@api.post("/matches", response={201: dict}, summary="Open a match")
+@api.post("/matches", response=answers(201, MatchOut), summary="Open a match")
 def match_create(request: HttpRequest, body: MatchIn) -> Status:
     user = caller(request, PLAY)
     opponents = body.opponent if isinstance(body.opponent, list) else [body.opponent]
@@ -170,13 +175,21 @@ def _visible_match(match_id: int, user: Any) -> Any:
     return match
 
 
-@api.get("/matches/{match_id}", summary="The match as my seat sees it")
+@api.get(
+    "/matches/{match_id}",
+    response=answers(200, SnapshotOut),
+    summary="The match as my seat sees it",
+)
 def match_view(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
     user = caller(request, READ)
     return selectors.seat_snapshot(match=_visible_match(match_id, user), user=user)
 
 
-@api.post("/matches/{match_id}/accept", summary="Accept an invitation (or take an open seat)")
+@api.post(
+    "/matches/{match_id}/accept",
+    response=answers(200, MatchOut),
+    summary="Accept an invitation (or take an open seat)",
+)
 def match_accept(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
     user = caller(request, PLAY)
     _visible_match(match_id, user)
@@ -185,7 +198,11 @@ def match_accept(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
     return selectors.match_summary(match=match)
 
 
-@api.post("/matches/{match_id}/decline", summary="Decline an invitation (or call a table off)")
+@api.post(
+    "/matches/{match_id}/decline",
+    response=answers(200, MatchOut),
+    summary="Decline an invitation (or call a table off)",
+)
 def match_decline(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
     user = caller(request, PLAY)
     _visible_match(match_id, user)
@@ -199,7 +216,7 @@ class MoveIn(Schema):
     move_id: str | None = Field(default=None, min_length=1, max_length=64)
 
 
-@api.post("/matches/{match_id}/moves", summary="Make a move")
+@api.post("/matches/{match_id}/moves", response=answers(200, MoveOut), summary="Make a move")
 def move(request: HttpRequest, match_id: MatchId, body: MoveIn) -> dict[str, Any]:
     user = caller(request, PLAY)
     _visible_match(match_id, user)
@@ -217,7 +234,7 @@ def move(request: HttpRequest, match_id: MatchId, body: MoveIn) -> dict[str, Any
     }
 
 
-@api.post("/matches/{match_id}/resign", summary="Resign")
+@api.post("/matches/{match_id}/resign", response=answers(200, MatchOut), summary="Resign")
 def resign(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
     user = caller(request, PLAY)
     _visible_match(match_id, user)
@@ -225,7 +242,11 @@ def resign(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
     return selectors.match_summary(match=match)
 
 
-@api.get("/matches/{match_id}/export", summary="The versioned export (docs/move-log.md)")
+@api.get(
+    "/matches/{match_id}/export",
+    response=answers(200, dict[str, Any]),
+    summary="The versioned export (docs/move-log.md)",
+)
 def export(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
     user = caller(request, READ)
     match = history.history_match(match_id=match_id, user=user)
