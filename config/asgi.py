@@ -1,13 +1,19 @@
-"""ASGI entry point: HTTP through Django, behind a cap on concurrent requests per worker
-process (config/overload.py); websockets through Channels."""
+"""ASGI entry point: HTTP through Django (its middleware and view in one thread hop), behind
+a cap on concurrent requests per worker process (config/overload.py); websockets through
+Channels."""
 
 import os
 import re
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
+
+from config.handler import SyncChainASGIHandler  # noqa: E402
+
+# Django's ASGI handler, with the middleware and the view in one thread hop (config/handler.py).
+django_asgi_app = SyncChainASGIHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter  # noqa: E402
