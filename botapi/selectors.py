@@ -8,6 +8,7 @@ spectator's view for anyone else), never from the state itself.
 from __future__ import annotations
 
 import hashlib
+import time
 from typing import Any
 
 from django.core.cache import cache
@@ -20,6 +21,8 @@ from games.replay import match_position
 
 BOT_IDS_KEY = "botapi:bot-ids"  # the ids of every bot account (they are few), cached
 BOT_IDS_SECONDS = 600
+MEMO_SECONDS = 5.0  # another process sees an account turn bot this much later at most
+_memo: tuple[float, frozenset[int]] | None = None
 
 
 def token_digest(text: str) -> str:
@@ -42,12 +45,27 @@ def tokens_of(*, user: Any) -> list[ApiToken]:
 
 
 def bot_ids() -> frozenset[int]:
-    """Every bot account's user id: one cached value, one query when it is cold."""
+    """Every bot account's user id: one cached value, one query when it is cold. Each
+    process also holds it for MEMO_SECONDS: a board names its players' badges on every
+    render (four reads of Redis a move, measured), and an account rarely turns bot."""
+    global _memo
+    now = time.monotonic()
+    held = _memo
+    if held is not None and now - held[0] < MEMO_SECONDS:
+        return held[1]
     cached = cache.get(BOT_IDS_KEY)
     if cached is None:
         cached = frozenset(BotAccount.objects.values_list("user_id", flat=True))
         cache.set(BOT_IDS_KEY, cached, BOT_IDS_SECONDS)
-    return frozenset(cached)
+    ids = frozenset(cached)
+    _memo = (now, ids)
+    return ids
+
+
+def bot_ids_forget() -> None:
+    """Drop this process's copy (an account turned bot or back, here; tests)."""
+    global _memo
+    _memo = None
 
 
 def is_bot(*, user: Any) -> bool:

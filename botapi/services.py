@@ -68,6 +68,11 @@ def token_used(*, token: ApiToken) -> None:
     token.last_used = now
 
 
+def _bot_ids_forget_everywhere() -> None:
+    cache.delete(selectors.BOT_IDS_KEY)
+    selectors.bot_ids_forget()
+
+
 def bot_set(*, user: Any, is_bot: bool, joins_rated_pools: bool = False) -> BotAccount | None:
     """Mark `user` as a bot (or not). A bot joins rated quick pairing only if
     `joins_rated_pools`."""
@@ -80,6 +85,7 @@ def bot_set(*, user: Any, is_bot: bool, joins_rated_pools: bool = False) -> BotA
                 user=user, defaults={"joins_rated_pools": joins_rated_pools}
             )
         cache.delete(selectors.BOT_IDS_KEY)
+        selectors.bot_ids_forget()
         # and again once committed: a read in between may have cached the old list
-        transaction.on_commit(lambda: cache.delete(selectors.BOT_IDS_KEY))
+        transaction.on_commit(_bot_ids_forget_everywhere)
     return account

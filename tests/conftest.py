@@ -21,6 +21,7 @@ EXAMPLE_DEAL = {"deal": {"decks": [[[50, 60]], [[30, 120]]], "first": 0}}
 
 @pytest.fixture(autouse=True)
 def _fast_and_clean(settings):
+    from botapi import selectors as botapi_selectors
     from games import rendering, replay
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -28,6 +29,7 @@ def _fast_and_clean(settings):
     cache.clear()
     replay.memo_clear()
     rendering.memo_clear()
+    botapi_selectors.bot_ids_forget()
     yield
     cache.clear()
     replay.memo_clear()
