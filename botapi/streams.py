@@ -203,7 +203,7 @@ async def _from_feed(
 ) -> AsyncIterator[bytes]:
     """The feed's lines, an empty line after KEEPALIVE seconds without one; the stream's
     entries (its limit's count, its presence) refreshed every TOUCH_SECONDS."""
-    me = f"botapi-stream.{opened}"  # the stream's name in the match's presence entry
+    me = presence.stream_channel(f"botapi.{opened}")  # present, but shows no board
 
     def touch() -> None:
         limits.stream_alive(stream=opened)

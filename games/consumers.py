@@ -63,6 +63,10 @@ class MatchConsumer(ClosesWhenLayerIsDown, AsyncWebsocketConsumer):
     async def board_push(self, event: dict) -> None:
         await self.send(text_data=event["html"])
 
+    async def board_changed(self, event: dict) -> None:
+        """A change pushed with no board (only programs' streams were listening when it was
+        sent): a page that has just opened fetched its board on connect."""
+
     async def chat_push(self, event: dict) -> None:
         """A chat line (community.pushes), dropped for a user with chat off or on either
         side of a block with its sender (community.selectors.chat_reaches)."""

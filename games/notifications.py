@@ -43,25 +43,34 @@ def sync_fragment(match_id: int) -> str:
     )
 
 
+# "Something changed", with no board: sent where only programs' streams listen (the Bot
+# API's feeds read their seat's own view); a page that gets it ignores it.
+CHANGED: dict[str, Any] = {"type": "board.changed"}
+
+
 def match_changed(*, match: Any) -> None:
     """Push the new board to every open page of the match: each connected seat its own,
     the spectators theirs. A seat with no page open, or a match nobody watches, costs no
-    render (`inbox.presence`; when presence cannot be read, everyone is pushed to). The
-    boards are rendered first and sent together, in one hand-over to the sender loop."""
+    render (`inbox.presence`; when presence cannot be read, everyone is pushed to), and a
+    seat followed only by a program's stream gets a bare CHANGED. The boards are rendered
+    first and sent together, in one hand-over to the sender loop."""
     started = time.perf_counter()  # just after the commit: effects runs the pushes first
     seats = [seat for seat in match.seats.all() if seat.user_id is not None and seat.joined]
     looking = presence.looking(match_id=match.pk, user_ids=[seat.user_id for seat in seats])
     pushes = []
     for seat in seats:
+        group = group_for_seat(match.pk, seat.index)
         if looking.is_unknown or seat.user_id in looking.user_ids:
             html = rendering.board_html(match=match, seat=seat)
-            pushes.append(
-                (group_for_seat(match.pk, seat.index), {"type": "board.push", "html": html})
-            )
+            pushes.append((group, {"type": "board.push", "html": html}))
+        elif seat.user_id in looking.streaming_ids:
+            pushes.append((group, CHANGED))  # only streams: they read their own view
     # A private run has no spectators (`selectors.can_view`): its board never goes out.
     if (looking.is_unknown or looking.has_spectators) and not match.is_private_now:
         html = rendering.board_html(match=match, seat=None)
         pushes.append((group_for_spectators(match.pk), {"type": "board.push", "html": html}))
+    elif looking.has_spectator_streams and not match.is_private_now:
+        pushes.append((group_for_spectators(match.pk), CHANGED))
     group_send_many(pushes)
     for _ in pushes:
         metrics.push_sent(started)

@@ -11,6 +11,10 @@ counts (a server that died, a socket that vanished without a close). One cache k
 tab closing does not hide the first. The read-modify-write is not atomic: two tabs opening
 in the same instant may lose one entry until the next heartbeat (a reminder skipped or sent
 once too often, never an error).
+
+A program's stream (the Bot API) records itself too, under a channel name made by
+`stream_channel`: its player counts as present (no reminder), but it has no page to push a
+board to, so `looking` leaves it out and no board is rendered for it.
 """
 
 from __future__ import annotations
@@ -28,6 +32,14 @@ PRESENCE_TTL = 90  # seconds an entry counts without a refresh
 PRESENCE_REFRESH = 30  # the heartbeat of an open socket
 
 
+STREAM = "stream:"  # the channel names of streams, which show no board
+
+
+def stream_channel(name: str) -> str:
+    """The presence channel of a stream named `name` (present, but not a page)."""
+    return f"{STREAM}{name}"
+
+
 def _key(user_id: int | None, match_id: int) -> str:
     """A player's open pages of a match; `None`: the spectators' pages (anyone not seated)."""
     who = "watch" if user_id is None else user_id
@@ -36,6 +48,10 @@ def _key(user_id: int | None, match_id: int) -> str:
 
 def _live(entries: dict[str, float], now: float) -> dict[str, float]:
     return {channel: seen for channel, seen in entries.items() if now - seen < PRESENCE_TTL}
+
+
+def _has_page(entries: dict[str, float], now: float) -> bool:
+    return any(not channel.startswith(STREAM) for channel in _live(entries, now))
 
 
 def presence_touch(*, user_id: int | None, match_id: int, channel: str) -> None:
@@ -63,14 +79,18 @@ def is_present(*, user_id: int, match_id: int) -> bool:
 class Looking:
     """Who has a match open right now: which of its players, and whether any spectator."""
 
-    user_ids: frozenset[int]
-    has_spectators: bool
+    user_ids: frozenset[int]  # in a page
+    has_spectators: bool  # in a page
     is_unknown: bool = False  # the cache could not be read: assume everyone
+    streaming_ids: frozenset[int] = frozenset()  # players present by a stream only
+    has_spectator_streams: bool = False  # spectators present by a stream only
 
 
 def looking(*, match_id: int, user_ids: list[int]) -> Looking:
-    """Which of `user_ids` (the seated players) have the match open, and whether anyone
-    watches it as a spectator: one cache round trip."""
+    """Which of `user_ids` (the seated players) have the match open in a page, and whether
+    anyone watches it in a page as a spectator: one cache round trip. Streams count apart
+    (`streaming_ids`, `has_spectator_streams`): nobody would see a board pushed to them,
+    they only need to hear that something changed."""
     keys = {_key(user_id, match_id): user_id for user_id in user_ids}
     watch = _key(None, match_id)
     try:
@@ -80,10 +100,20 @@ def looking(*, match_id: int, user_ids: list[int]) -> Looking:
     if not getattr(cache, "is_reachable_for", lambda seconds: True)(PRESENCE_REFRESH):
         return Looking(frozenset(), False, is_unknown=True)  # Redis down, or heartbeats lost
     now = time.time()
-    present = frozenset(
+    pages = frozenset(
+        user_id for key, user_id in keys.items() if _has_page(entries.get(key) or {}, now)
+    )
+    anyone = frozenset(
         user_id for key, user_id in keys.items() if _live(entries.get(key) or {}, now)
     )
-    return Looking(present, bool(_live(entries.get(watch) or {}, now)))
+    watching = _live(entries.get(watch) or {}, now)
+    has_spectators = _has_page(entries.get(watch) or {}, now)
+    return Looking(
+        pages,
+        has_spectators,
+        streaming_ids=anyone - pages,
+        has_spectator_streams=bool(watching) and not has_spectators,
+    )
 
 
 class Presence:

@@ -1,0 +1,79 @@
+"""A program's stream (the Bot API) makes its player present, but shows no board: the push
+after a change renders no board for it and sends it a bare "changed" (games.notifications)."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from games import notifications, rendering, selectors
+from inbox import presence
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_stream_is_present_for_reminders_but_not_a_page(alice, bob, duel):
+    presence.presence_touch(
+        user_id=alice.pk, match_id=duel.pk, channel=presence.stream_channel("bot-1")
+    )
+    presence.presence_touch(user_id=None, match_id=duel.pk, channel=presence.stream_channel("w"))
+
+    assert presence.is_present(user_id=alice.pk, match_id=duel.pk)  # no reminder
+    looking = presence.looking(match_id=duel.pk, user_ids=[alice.pk, bob.pk])
+    assert looking.user_ids == frozenset() and not looking.has_spectators
+    assert looking.streaming_ids == {alice.pk} and looking.has_spectator_streams
+
+    presence.presence_touch(user_id=alice.pk, match_id=duel.pk, channel="page-1")
+    looking = presence.looking(match_id=duel.pk, user_ids=[alice.pk, bob.pk])
+    assert looking.user_ids == {alice.pk} and looking.streaming_ids == frozenset()
+
+
+def _pushed(match, monkeypatch):
+    """What each seat's group and the spectators' group receive after a change, and how
+    many boards were rendered for it."""
+    layer = get_channel_layer()
+    groups = [notifications.group_for_seat(match.pk, i) for i in (0, 1)]
+    groups.append(notifications.group_for_spectators(match.pk))
+    channels = {}
+    for group in groups:
+        channels[group] = async_to_sync(layer.new_channel)()
+        async_to_sync(layer.group_add)(group, channels[group])
+    rendered = []
+    draw = rendering.board_html
+    monkeypatch.setattr(
+        rendering, "board_html", lambda **kw: rendered.append(kw["seat"]) or draw(**kw)
+    )
+    notifications.match_changed(match=selectors.match_get(match_id=match.pk))
+    received = {}
+    for group, channel in channels.items():
+        try:
+            received[group] = async_to_sync(_receive)(layer, channel)["type"]
+        except TimeoutError:
+            received[group] = None
+    return [received[group] for group in groups], len(rendered)
+
+
+async def _receive(layer, channel):
+    import asyncio
+
+    async with asyncio.timeout(1.0):
+        return await layer.receive(channel)
+
+
+def test_a_seat_followed_only_by_a_stream_gets_a_bare_change_and_no_render(
+    alice, bob, duel, monkeypatch
+):
+    presence.presence_touch(user_id=alice.pk, match_id=duel.pk, channel="page-1")
+    presence.presence_touch(user_id=bob.pk, match_id=duel.pk, channel=presence.stream_channel("b"))
+    presence.presence_touch(user_id=None, match_id=duel.pk, channel=presence.stream_channel("w"))
+
+    received, renders = _pushed(duel, monkeypatch)
+
+    assert received == ["board.push", "board.changed", "board.changed"]
+    assert renders == 1  # alice's page only
+
+
+def test_nobody_looking_gets_nothing(alice, bob, duel, monkeypatch):
+    received, renders = _pushed(duel, monkeypatch)
+    assert received == [None, None, None] and renders == 0
