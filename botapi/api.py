@@ -15,6 +15,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from ninja import Field, NinjaAPI, Path, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
+from arcana import services as arcana_services
+from arcana.errors import ArcanaError
 from botapi import limits, selectors
 from botapi.auth import BearerToken, caller
 from botapi.errors import ApiError, TooMany
@@ -55,6 +57,11 @@ ERROR_FIELDS = {StaleMove: "ply", InvalidMove: "move", BadMove: "move"}
 def _match_error(request: HttpRequest, error: MatchError) -> HttpResponse:
     field = next((name for kind, name in ERROR_FIELDS.items() if isinstance(error, kind)), None)
     return problem(error.status, error.message, field)
+
+
+@api.exception_handler(ArcanaError)
+def _arcana_error(request: HttpRequest, error: ArcanaError) -> HttpResponse:
+    return problem(error.status, error.message, "deck")
 
 
 @api.exception_handler(ApiError)
@@ -157,15 +164,38 @@ def match_create(request: HttpRequest, body: MatchIn) -> Status:
         raise ApiError("Too many opponents.", field="opponent")
     others = [_seat_spec(opponent) for opponent in opponents]
     limits.check_matches(user=user)
+    rules = dict(body.options)
     match = services.match_create(
         creator=user,
         game_slug=body.game,
         others=others,
         time_control=body.clock,
-        rules=body.options,
+        options=_arcana_options(user, body, rules, others),
+        rules=rules,
         is_casual=not body.rated,
     )
     return Status(201, selectors.match_summary(match=match))
+
+
+def _arcana_options(
+    user: Any, body: MatchIn, rules: dict[str, Any], others: list[services.SeatSpec]
+) -> dict[str, Any] | None:
+    """Grimhand Arcana, as the lobby opens it: `{"variant": "arcana", "deck": id}` in the
+    options (the deck one of mine; none: the house's archetype deck) becomes the pool, my
+    deck and card levels (arcana.services), the rest stays rule options. None otherwise."""
+    variant = rules.pop("variant", "classic")
+    deck = rules.pop("deck", None)
+    if body.game != "grimhand" or variant == "classic":
+        if deck is not None or variant != "classic":
+            field = "options.deck" if deck is not None else "options.variant"
+            raise ApiError("Only Grimhand has variants: classic or arcana.", field=field)
+        return None
+    if variant != "arcana":
+        raise ApiError('Grimhand\'s variant is "classic" or "arcana".', field="options.variant")
+    if deck is not None and (not isinstance(deck, int) or isinstance(deck, bool) or deck < 1):
+        raise ApiError("The deck is the id of one of your Arcana decks.", field="options.deck")
+    may_be_rated = body.rated and bool(others) and all(seat.kind != "ai" for seat in others)
+    return arcana_services.match_options(user=user, deck_id=deck, is_rated=may_be_rated)
 
 
 def _visible_match(match_id: int, user: Any) -> Any:
@@ -190,11 +220,17 @@ def match_view(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
     response=answers(200, MatchOut),
     summary="Accept an invitation (or take an open seat)",
 )
-def match_accept(request: HttpRequest, match_id: MatchId) -> dict[str, Any]:
+def match_accept(
+    request: HttpRequest, match_id: MatchId, deck: int | None = None
+) -> dict[str, Any]:
+    """At an Arcana table, `?deck=<id>` plays one of my decks (none: an archetype deck)."""
     user = caller(request, PLAY)
     _visible_match(match_id, user)
     limits.check_matches(user=user)
-    match = services.match_join(match_id=match_id, user=user)
+    if deck is not None and not 1 <= deck <= INTEGER_MAX:
+        raise ApiError("The deck is the id of one of your Arcana decks.", field="deck")
+    mine = arcana_services.join_choice(user=user, match_id=match_id, deck_id=deck)
+    match = services.match_join(match_id=match_id, user=user, seat_options=mine)
     return selectors.match_summary(match=match)
 
 

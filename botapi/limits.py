@@ -7,9 +7,10 @@
   answer lets the request through (fail open, as the site's).
 - **Concurrent matches**: an account opens or joins a match through the API only while it
   plays fewer than `BOTAPI_MAX_MATCHES` (waiting or active).
-- **Open streams**: at most `BOTAPI_MAX_STREAMS` per account at once, counted in the cache
-  (an entry per stream, refreshed while it is open, so a server that dies does not keep
-  its streams counted for longer than STREAM_TTL).
+- **Open streams**: at most `BOTAPI_MAX_STREAMS` per account and `BOTAPI_MAX_STREAMS_TOKEN`
+  per token at once, counted in the cache (an entry per stream, named by its account and
+  token, refreshed while it is open, so a server that dies does not keep its streams
+  counted for longer than STREAM_TTL).
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ def _live(entries: dict[str, float], now: float) -> dict[str, float]:
 
 
 def stream_open(*, token: ApiToken) -> str:
-    """Count a new stream of the token's account (TooMany over the cap); its id."""
+    """Count a new stream of the token and its account (TooMany over either cap); its id."""
     now = time.time()
     key = _streams_key(token.user_id)
     entries = _live(cache.get(key) or {}, now)
@@ -97,7 +98,15 @@ def stream_open(*, token: ApiToken) -> str:
             f"This account has {len(entries)} streams open, the most at once: close one first.",
             retry_after=10,
         )
-    stream = f"{token.user_id}:{uuid.uuid4().hex}"
+    mine = f"{token.user_id}:{token.pk}:"
+    of_token = sum(1 for stream in entries if stream.startswith(mine))
+    if of_token >= _setting("BOTAPI_MAX_STREAMS_TOKEN", 8):
+        raise TooMany(
+            f"This token has {of_token} streams open, the most one token may hold at once:"
+            " close one first.",
+            retry_after=10,
+        )
+    stream = f"{mine}{uuid.uuid4().hex}"
     entries[stream] = now
     cache.set(key, entries, STREAM_TTL)
     return stream

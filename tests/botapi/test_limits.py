@@ -67,3 +67,17 @@ def test_a_stream_not_refreshed_stops_counting(alice, settings, monkeypatch):
     now = __import__("time").time()
     monkeypatch.setattr(limits.time, "time", lambda: now + limits.STREAM_TTL + 1)
     limits.stream_open(token=token)  # the first one's server died: it no longer counts
+
+
+def test_open_streams_per_token(alice, settings):
+    settings.BOTAPI_MAX_STREAMS, settings.BOTAPI_MAX_STREAMS_TOKEN = 3, 1
+    from botapi import services
+
+    first, _ = services.token_create(user=alice, name="one", scopes=["read"])
+    second, _ = services.token_create(user=alice, name="two", scopes=["read"])
+    stream = limits.stream_open(token=first)
+    with pytest.raises(limits.TooMany, match="This token has 1 streams open"):
+        limits.stream_open(token=first)
+    limits.stream_open(token=second)  # another token of the account still has room
+    limits.stream_closed(stream=stream)
+    limits.stream_open(token=first)
