@@ -431,3 +431,19 @@ def test_the_rules_page_starts_the_arcana_tutorial(client, alice):
     match = Match.objects.get(tutorial=ARCANA_KEY)
     assert match.game == "grimhand" and match.options["variant"] == "arcana"
     assert response["Location"] == match.get_absolute_url()
+
+
+def test_after_an_arcana_draw_the_deck_says_why_it_is_closed(client, alice, bob):
+    deal = {**DEAL, "abilities": [["iron_wall"], ["hex"]], "statuses": [[], []]}
+    match = arcana_match(alice, bob, deal=deal)
+    board = page(client, match, alice)
+    assert 'data-testid="draw-arcana"' in board and 'data-testid="arcana-rested"' not in board
+
+    play(match, alice, {"type": "draw", "deck": "arcana"})
+    play(match, bob, {"type": "draw", "deck": "attack"})
+
+    board = page(client, match, alice)
+    assert 'data-testid="draw-arcana"' not in board
+    assert 'data-testid="arcana-rested"' in board
+    assert "You drew from it last turn" in html.unescape(board)
+    assert 'data-testid="arcana-rested"' not in page(client, match, bob)  # his draw was numbered

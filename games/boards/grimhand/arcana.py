@@ -172,7 +172,14 @@ def decorate(view: dict[str, Any]) -> dict[str, Any]:
             f"Your arcana deck: {me.get('arcana_deck_count', 0)} ability cards face down. "
             "Drawing one is your main action and ends your turn."
         ),
+        # No two arcana draws in a row (docs/rules/grimhand.md): say why it is closed.
+        "rested": bool(me.get("drew_arcana")),
     }
+    if view["arcana_deck"]["rested"]:
+        view["arcana_deck"]["tooltip"] += (
+            " You drew from it last turn: this turn, draw from the attack or the defense"
+            " deck, or attack."
+        )
     pending = view.get("pending") or {}
     mine = pending.get("mine")
     if mine is not None and mine["kind"] == "scry":
