@@ -100,7 +100,7 @@ def stream_open(*, token: ApiToken) -> str:
         )
     mine = f"{token.user_id}:{token.pk}:"
     of_token = sum(1 for stream in entries if stream.startswith(mine))
-    if of_token >= _setting("BOTAPI_MAX_STREAMS_TOKEN", 8):
+    if of_token >= _setting("BOTAPI_MAX_STREAMS_TOKEN", 16):
         raise TooMany(
             f"This token has {of_token} streams open, the most one token may hold at once:"
             " close one first.",
