@@ -18,6 +18,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from arcana import services as arcana_services
 from arcana.errors import ArcanaError
 from botapi import limits, selectors
+from botapi import services as api_services
 from botapi.auth import BearerToken, caller
 from botapi.errors import ApiError, TooMany
 from botapi.models import ApiToken
@@ -163,10 +164,11 @@ def match_create(request: HttpRequest, body: MatchIn) -> Status:
     if len(opponents) > 16:
         raise ApiError("Too many opponents.", field="opponent")
     others = [_seat_spec(opponent) for opponent in opponents]
-    limits.check_matches(user=user)
+    token = request.auth  # type: ignore[attr-defined]
+    limits.check_matches(user=user, token=token)
     rules = dict(body.options)
-    match = services.match_create(
-        creator=user,
+    match = api_services.match_open(
+        token=token,
         game_slug=body.game,
         others=others,
         time_control=body.clock,
@@ -226,11 +228,12 @@ def match_accept(
     """At an Arcana table, `?deck=<id>` plays one of my decks (none: an archetype deck)."""
     user = caller(request, PLAY)
     _visible_match(match_id, user)
-    limits.check_matches(user=user)
+    token = request.auth  # type: ignore[attr-defined]
+    limits.check_matches(user=user, token=token)
     if deck is not None and not 1 <= deck <= INTEGER_MAX:
         raise ApiError("The deck is the id of one of your Arcana decks.", field="deck")
     mine = arcana_services.join_choice(user=user, match_id=match_id, deck_id=deck)
-    match = services.match_join(match_id=match_id, user=user, seat_options=mine)
+    match = api_services.match_take_seat(token=token, match_id=match_id, seat_options=mine)
     return selectors.match_summary(match=match)
 
 

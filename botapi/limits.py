@@ -6,7 +6,9 @@
   `RATELIMIT_ENABLE=0` turns them off with the site's own limits; a cache that does not
   answer lets the request through (fail open, as the site's).
 - **Concurrent matches**: an account opens or joins a match through the API only while it
-  plays fewer than `BOTAPI_MAX_MATCHES` (waiting or active).
+  plays fewer than `BOTAPI_MAX_MATCHES` (waiting or active), and a token only while the
+  matches it opened or joined number fewer than `BOTAPI_MAX_MATCHES_TOKEN` (default: the
+  account's cap).
 - **Open streams**: at most `BOTAPI_MAX_STREAMS` per account and `BOTAPI_MAX_STREAMS_TOKEN`
   per token at once, counted in the cache (an entry per stream, named by its account and
   token, refreshed while it is open, so a server that dies does not keep its streams
@@ -25,7 +27,7 @@ from django.core.cache import cache
 from django_ratelimit.core import get_usage
 
 from botapi.errors import TooMany
-from botapi.models import ApiToken
+from botapi.models import ApiToken, TokenMatch
 from games.models import Match
 
 logger = logging.getLogger(__name__)
@@ -62,18 +64,25 @@ def check_rate(*, request: Any, token: ApiToken) -> None:
             raise TooMany(TOO_FAST.format(wait=wait), retry_after=wait)
 
 
-def check_matches(*, user: Any) -> None:
+def check_matches(*, user: Any, token: ApiToken | None = None) -> None:
+    """TooMany when the account, or this token, already plays its cap of matches (waiting
+    or in play): `BOTAPI_MAX_MATCHES` per account, `BOTAPI_MAX_MATCHES_TOKEN` per token (the
+    matches the token opened or joined, `TokenMatch`)."""
+    running = [Match.Status.WAITING, Match.Status.ACTIVE]
     cap = _setting("BOTAPI_MAX_MATCHES", 30)
-    playing = (
-        Match.objects.filter(
-            seats__user=user, status__in=[Match.Status.WAITING, Match.Status.ACTIVE]
-        )
-        .distinct()
-        .count()
-    )
+    playing = Match.objects.filter(seats__user=user, status__in=running).distinct().count()
     if playing >= cap:
         raise TooMany(
             f"This account plays {playing} matches already, the most the API allows at once:"
+            " finish one first.",
+            retry_after=60,
+        )
+    if token is None:
+        return
+    of_token = TokenMatch.objects.filter(token=token, match__status__in=running).count()
+    if of_token >= _setting("BOTAPI_MAX_MATCHES_TOKEN", cap):
+        raise TooMany(
+            f"This token plays {of_token} matches already, the most one token may at once:"
             " finish one first.",
             retry_after=60,
         )

@@ -51,3 +51,20 @@ class BotAccount(models.Model):
 
     def __str__(self) -> str:
         return f"bot {self.user_id}"
+
+
+class TokenMatch(models.Model):
+    """A match this token opened or joined through the API: its per-token cap of matches
+    waiting or in play (botapi.limits.check_matches)."""
+
+    token = models.ForeignKey(ApiToken, on_delete=models.CASCADE, related_name="matches")
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["token", "match"], name="token_match_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"token {self.token_id} match {self.match_id}"

@@ -18,7 +18,8 @@ from django.utils import timezone
 
 from botapi import selectors
 from botapi.errors import ApiError
-from botapi.models import ApiToken, BotAccount
+from botapi.models import ApiToken, BotAccount, TokenMatch
+from games import services as games
 
 TOKEN_PREFIX = "chb_"
 MAX_TOKENS = 20  # active tokens per account
@@ -89,3 +90,20 @@ def bot_set(*, user: Any, is_bot: bool, joins_rated_pools: bool = False) -> BotA
         # and again once committed: a read in between may have cached the old list
         transaction.on_commit(_bot_ids_forget_everywhere)
     return account
+
+
+def match_open(*, token: ApiToken, **table: Any) -> Any:
+    """games.services.match_create for the token's account, the match recorded as the
+    token's (its per-token cap), in one transaction."""
+    with transaction.atomic():
+        match = games.match_create(creator=token.user, **table)
+        TokenMatch.objects.create(token=token, match=match)
+    return match
+
+
+def match_take_seat(*, token: ApiToken, match_id: int, seat_options: Any) -> Any:
+    """games.services.match_join for the token's account, recorded as the token's."""
+    with transaction.atomic():
+        match = games.match_join(match_id=match_id, user=token.user, seat_options=seat_options)
+        TokenMatch.objects.get_or_create(token=token, match=match)
+    return match

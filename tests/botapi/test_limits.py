@@ -81,3 +81,15 @@ def test_open_streams_per_token(alice, settings):
     limits.stream_open(token=second)  # another token of the account still has room
     limits.stream_closed(stream=stream)
     limits.stream_open(token=first)
+
+
+def test_concurrent_matches_per_token(alice, api_for, settings):
+    settings.BOTAPI_MAX_MATCHES, settings.BOTAPI_MAX_MATCHES_TOKEN = 5, 1
+    first, second = api_for(alice), api_for(alice)
+    body = {"game": "dogblade", "opponent": "open"}
+    assert first.post("/api/v1/matches", body).status_code == 201
+    answer = first.post("/api/v1/matches", body)
+    _too_many(answer)
+    assert "This token plays 1 matches already" in answer.json()["message"]
+    assert Match.objects.count() == 1  # nothing written
+    assert second.post("/api/v1/matches", body).status_code == 201  # another token: room
