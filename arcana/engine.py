@@ -19,11 +19,13 @@ from games.engine.grimhand.arcana.cards import (
     rules_text,
     validate_card,
 )
+from games.engine.grimhand.arcana.state import EDITION
 
 __all__ = [
     "ARCHETYPE_DECKS",
     "DECK_RULES",
     "DEFAULT_POOL",
+    "EDITION",
     "EFFECTS",
     "CardDef",
     "card_problem",

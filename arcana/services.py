@@ -19,7 +19,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from arcana import selectors
-from arcana.engine import ARCHETYPE_DECKS, DECK_RULES, deck_problems
+from arcana.engine import ARCHETYPE_DECKS, DECK_RULES, EDITION, deck_problems
 from arcana.errors import ArcanaError, DeckRefused, NotEnoughShards, NotFound, NotOwned
 from arcana.models import MAX_LEVEL, ArcanaCard, ArcanaDeck, CardGrant, Collector, OwnedCard
 
@@ -228,7 +228,8 @@ def deck_delete(*, user: Any, deck_id: int) -> None:
 
 def match_options(*, user: Any, deck_id: int | None = None, is_rated: bool) -> dict[str, Any]:
     """The options of a new Arcana match created by `user` (seat 0): a copy of the enabled
-    pool, seat 0's deck (`deck_id`, or None: the engine's archetype deck), and the levels.
+    pool, seat 0's deck (`deck_id`, or None: the engine's archetype deck), the levels, and
+    the rules' edition it is played under (today's; a stored match keeps its own).
 
     Seat 1 picks its own deck when it joins (`seat_choice`); until then, and for a player
     who picks none, it is None (its archetype deck). Rated play passes level 1 for every
@@ -242,6 +243,7 @@ def match_options(*, user: Any, deck_id: int | None = None, is_rated: bool) -> d
         "pool": selectors.pool_cards(),
         "decks": [card_ids, None],
         "levels": [levels, {}],
+        "edition": EDITION,
     }
 
 

@@ -32,7 +32,8 @@ from typing import Any
 from games.engine import registry
 from games.engine.core import Event, Game, IllegalMove, InvalidOptions, replay_steps
 
-LOG_VERSION = 1
+LOG_VERSION = 2  # what this site writes (docs/move-log.md, "Versions")
+READ_VERSIONS = (1, 2)  # what it reads: a version-1 export is read as it was meant
 MAX_EXPORT_CHARS = 2_000_000  # a long Shield match of 8 is well under 1 MB
 MAX_MOVES = 20_000
 FORFEIT_REASONS = ("resign", "timeout")
@@ -180,10 +181,10 @@ def export_parse(text: str | bytes) -> MatchLog:
     if missing:
         raise ExportRejected(f"That export is missing: {', '.join(missing)}.")
     version = document["log_version"]
-    if version != LOG_VERSION or isinstance(version, bool):
+    if version not in READ_VERSIONS or isinstance(version, bool):
         raise ExportRejected(
-            f"This site reads move logs of version {LOG_VERSION}; this one says "
-            f"{json.dumps(version)[:20]}."
+            f"This site reads move logs of version {' and '.join(map(str, READ_VERSIONS))}; "
+            f"this one says {json.dumps(version)[:20]}."
         )
     game = _game(document["game"])
     seats = document["seats"]
@@ -198,7 +199,7 @@ def export_parse(text: str | bytes) -> MatchLog:
     return MatchLog(
         game=game,
         seats=seats,
-        options=document["options"],
+        options=_options_as_meant(version, game, document["options"]),
         commitment=_commitment(document["seed_commitment"]),
         seed=_seed(document["seed"]),
         moves=moves,
@@ -208,6 +209,15 @@ def export_parse(text: str | bytes) -> MatchLog:
             isinstance(move, dict) and move.get("redacted") for move in document["moves"]
         ),
     )
+
+
+def _options_as_meant(version: int, game: Game, options: dict[str, Any]) -> dict[str, Any]:
+    """A version-1 export's options as its rules read them: a Grimhand Arcana match that
+    names no rules edition was played under edition 1 (arcana draws could follow each
+    other), which version 2's reader would otherwise take for today's edition."""
+    if version == 1 and game.slug == "grimhand" and options.get("variant") == "arcana":
+        return {"edition": 1, **options}
+    return options
 
 
 def _game(slug: Any) -> Game:

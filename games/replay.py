@@ -11,12 +11,12 @@ log shows), never the whole event log: a cache entry stays the same size however
 match runs. Whatever needs every event of a match (progression's credit when it ends) asks
 `match_events`, which replays the log once.
 
-Keys are (match, seed commitment, ply). A logged move never changes, so an entry is never
-stale; the move log stays the source of truth. The services `match_remember` the position
-they have just computed inside their transaction, so nothing downstream replays it again:
-the shared cache at once (a later reader of that ply can only come after the commit, and a
-rolled-back move's entry is overwritten by the move that really takes that ply), this
-process's memo only once the transaction commits.
+Keys are (the states' shape, match, seed commitment, ply). A logged move never changes,
+so an entry is never stale; the move log stays the source of truth. The services
+`match_remember` the position they have just computed inside their transaction, so
+nothing downstream replays it again: the shared cache at once (a later reader of that ply
+can only come after the commit, and a rolled-back move's entry is overwritten by the move
+that really takes that ply), this process's memo only once the transaction commits.
 """
 
 from __future__ import annotations
@@ -96,8 +96,13 @@ _memo = _Memo(MEMO_SIZE)
 WAITING = "waiting"  # games.models.Match.Status.WAITING (this module imports no models)
 
 
+# Bumped whenever a game's state value changes shape (a new slot, a new option read from
+# `setup`): a position pickled by older code is then never read back, whatever it holds.
+STATE_SHAPE = 2
+
+
 def _key(match: Any, ply: int) -> str:
-    return f"position:{match.pk}:{match.seed_commitment[:16]}:{ply}"
+    return f"position:{STATE_SHAPE}:{match.pk}:{match.seed_commitment[:16]}:{ply}"
 
 
 def _stored(key: str) -> Position | None:

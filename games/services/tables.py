@@ -405,10 +405,15 @@ def match_rematch(*, match_id: int, user: Any) -> Match:
 SEAT_OPTIONS = ("decks", "levels")
 
 
+# The option that names the rules' edition a match was created under (Grimhand Arcana's):
+# a rematch is a new match, played under today's rules, so it does not carry it over.
+EDITION_OPTION = "edition"
+
+
 def _options_turned(options: Mapping[str, Any], size: int) -> dict[str, Any]:
     """The options of a rematch whose seats are turned by one: a per-seat entry of old seat
-    i goes to seat i + 1, as its player does."""
-    turned = dict(options)
+    i goes to seat i + 1, as its player does; an old rules edition is not carried over."""
+    turned = {key: value for key, value in options.items() if key != EDITION_OPTION}
     for key in SEAT_OPTIONS:
         value = options.get(key)
         if isinstance(value, list) and len(value) == size:

@@ -55,7 +55,7 @@ def test_export_then_verify_round_trip(client, make_user, tmp_path, game):
     users = [make_user() for _ in range(SEATS[game])]
     match = play(start(game, users), users).match
     document = exported(client, match)  # anyone, once it is over
-    assert document["log_version"] == 1 and document["game"] == game
+    assert document["log_version"] == 2 and document["game"] == game
     assert document["seats"] == SEATS[game] and document["options"] == match.options
     assert document["seed"] == bytes(match.seed).hex()
     assert document["seed_commitment"] == hashlib.sha256(bytes(match.seed)).hexdigest()
@@ -162,8 +162,8 @@ def test_unreadable_input_is_a_clear_message(client, tmp_path, text, words):
 @pytest.mark.parametrize(
     ("change", "words"),
     [
-        ({"log_version": 2}, "version 1"),
-        ({"log_version": True}, "version 1"),
+        ({"log_version": 3}, "version 1 and 2"),
+        ({"log_version": True}, "version 1 and 2"),
         ({"game": "chess"}, "no game"),
         ({"seats": 9}, "seats"),
         ({"seed": "zz"}, "64 hex"),
@@ -324,3 +324,41 @@ def test_the_command_reads_stdin_and_reports_json(client, finished, monkeypatch)
 def test_the_command_says_when_the_file_is_missing(tmp_path):
     with pytest.raises(CommandError, match="Cannot read"):
         call_command("verify_match", str(tmp_path / "nowhere.json"))
+
+
+def _arcana_export(version: int, options: dict, index: int) -> dict:
+    """An export, as a site of that version wrote it, of a whole Arcana match whose moves
+    (picked by the golden-log policy) follow `options`' rules."""
+    from tests.engine.grimhand_arcana.test_arcana_play import GAME, play_out, seed_for
+
+    seed = seed_for(index)
+    states, moves, _events = play_out(seed, options)
+    return {
+        "log_version": version,
+        "match": 1,
+        "game": "grimhand",
+        "seats": 2,
+        "options": {key: value for key, value in options.items() if key != "edition"},
+        "seed_commitment": hashlib.sha256(seed).hexdigest(),
+        "seed": seed.hex(),
+        "moves": [
+            {"ply": ply, "seat": seat, "payload": move} for ply, (seat, move) in enumerate(moves)
+        ],
+        "forfeits": [],
+        "outcome": GAME.outcome(states[-1]).to_json(),
+    }
+
+
+def test_a_version_1_arcana_export_is_read_under_the_rules_it_was_played_by(client, tmp_path):
+    """Before "no two arcana draws in a row" (Arcana's rules edition 2, move-log version 2),
+    an Arcana export named no edition; this match draws arcana twice in a row. Read as
+    version 1 it verifies; the same document claiming version 2 is today's rules, which
+    refuse that draw, so it does not."""
+    old = _arcana_export(1, {"variant": "arcana", "edition": 1}, 4312)
+    assert "Verified" in verify_command(tmp_path, old)
+    assert 'data-verified="yes"' in verify_page(client, json.dumps(old)).content.decode()
+    claimed = {**old, "log_version": 2}
+    with pytest.raises(CommandError, match="arcana deck last turn"):
+        verify_command(tmp_path, claimed)
+    new = _arcana_export(2, {"variant": "arcana"}, 4343)  # today's rules, version 2
+    assert "Verified" in verify_command(tmp_path, new)

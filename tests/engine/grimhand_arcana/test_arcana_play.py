@@ -118,7 +118,8 @@ def events_json(events: list[list[Event]]) -> str:
 # pinned. Regenerate ONLY when the Arcana rules deliberately change (and bump the
 # move-log version): stored logs would replay differently. This seed's match plays ability
 # cards, statuses, a Scrying Orb, a Fate Twist, a saved Death card, combos and reshuffles.
-# Regenerated once, for "no two arcana draws in a row" (seed 4312's match drew twice).
+# Regenerated once, for "no two arcana draws in a row" (seed 4312's match drew twice): that
+# is the rules' edition 2; the edition-1 log below still replays as it was pinned.
 GOLDEN_SEED = seed_for(4343)
 GOLDEN_PLIES = 145
 GOLDEN_OUTCOME: dict[str, Any] = {
@@ -136,6 +137,38 @@ def test_the_golden_log() -> None:
     assert outcome is not None
     assert (len(moves), outcome.to_json()) == (GOLDEN_PLIES, GOLDEN_OUTCOME)
     assert hashlib.sha256(events_json(events).encode()).hexdigest() == GOLDEN_EVENTS_SHA256
+
+
+def test_the_edition_1_golden_log_still_replays_as_pinned() -> None:
+    """The log pinned before "no two arcana draws in a row" (edition 1), drawing twice in a
+    row more than once, plays and replays exactly as it did then."""
+    options = {"variant": "arcana", "edition": 1}
+    states, moves, events = play_out(seed_for(4312), options)
+    outcome = GAME.outcome(states[-1])
+    assert outcome is not None
+    assert (len(moves), outcome.to_json()) == (
+        394,
+        {"winners": [1], "ranking": [[1], [0]], "reason": "hp", "scores": None},
+    )
+    digest = "12e49f93410d1d79b73a17fad6fbe53f9989ac019bf3917315882695d8938412"
+    assert hashlib.sha256(events_json(events).encode()).hexdigest() == digest
+    last_main: dict[int, dict] = {}
+    twice = 0
+    for seat, move in moves:
+        if move.get("type") in ("draw", "attack"):
+            arcana = {"type": "draw", "deck": "arcana"}
+            twice += move == arcana and last_main.get(seat) == arcana
+            last_main[seat] = move
+    assert twice, "the edition-1 log no longer shows what edition 2 forbids"
+    final, replayed = replay(GAME, 2, seed_for(4312), options, moves)
+    assert final == states[-1] and replayed == events
+    with_rule = {"variant": "arcana"}  # the same log under today's rules stops being legal
+    try:
+        replay(GAME, 2, seed_for(4312), with_rule, moves)
+    except Exception as error:  # noqa: BLE001 - any refusal of the log will do
+        assert "arcana deck last turn" in str(error)
+    else:
+        raise AssertionError("edition 2 replayed a log with two arcana draws in a row")
 
 
 # --- Hidden information ---------------------------------------------------------------------

@@ -266,6 +266,25 @@ def test_no_two_arcana_draws_in_a_row() -> None:
     assert GAME.view(state, 1)["players"][0]["drew_arcana"] is True  # public
 
 
+def test_edition_1_lets_a_seat_draw_arcana_twice_in_a_row() -> None:
+    state = deal({"edition": 1}, ability_decks=[["hex", "purge", "gamble"], ["iron_wall"]])
+    assert state.setup.options["edition"] == 1
+    state, _ = play(state, 0, {"type": "draw", "deck": "arcana"})
+    state, _ = play(state, 1, {"type": "draw", "deck": "defense"})
+    assert GAME.is_legal(state, 0, {"type": "draw", "deck": "arcana"})
+    assert GAME.view(state, 1)["players"][0]["drew_arcana"] is False  # nothing barred
+    state, _ = play(state, 0, {"type": "draw", "deck": "arcana"})
+    assert state.abilities[0] == ("hex", "purge")
+
+
+def test_a_new_match_plays_the_current_edition_and_an_unknown_one_is_refused() -> None:
+    assert deal().setup.options["edition"] == 2
+    assert GAME.view(deal(), 0)["options"]["edition"] == 2
+    for bad in (0, 3, "2", True, None):
+        with pytest.raises(InvalidOptions, match="rules edition"):
+            deal({"edition": bad})
+
+
 def test_an_attack_after_an_arcana_draw_frees_the_next_one() -> None:
     state = deal(ability_decks=[["hex", "purge"], []], hands=hands(a0=[5], d1=[9]))
     state, _ = play(state, 0, {"type": "draw", "deck": "arcana"})

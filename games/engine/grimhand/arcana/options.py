@@ -41,6 +41,8 @@ from games.engine.grimhand.arcana.state import (
     DECK_INDEX,
     DECKS,
     DEFENSE,
+    EDITION,
+    EDITIONS,
     ENERGY_MAX,
     HAND_LIMIT,
     LUCKY,
@@ -62,7 +64,14 @@ DECKS_OPTION = Option("decks", None, "Each seat's deck of ability card ids; null
 LEVELS = Option("levels", None, "Each seat's card levels, {card id: 1 to 3}.")
 BOSS = Option("boss", None, "A boss in seat 1.", choices=(None, *BOSSES))
 EVENT = Option("event", "random", "The match event.", choices=("random", *EVENTS))
-OPTIONS = (VARIANT, HP, POOL, DECKS_OPTION, LEVELS, BOSS, EVENT)
+EDITION_OPTION = Option(
+    "edition",
+    EDITION,
+    "The rules' edition the match is played under (1: arcana draws may follow each other, "
+    "as before 2026-11-25; 2: no two arcana draws in a row).",
+    choices=EDITIONS,
+)
+OPTIONS = (VARIANT, HP, POOL, DECKS_OPTION, LEVELS, BOSS, EVENT, EDITION_OPTION)
 OPTION_NAMES = (*(option.name for option in OPTIONS), "deal")
 DEAL_KEYS = (
     "attack",
@@ -80,7 +89,7 @@ DEAL_KEYS = (
 
 
 class _Parsed:
-    __slots__ = ("hp", "pool", "decks", "levels", "boss", "event")
+    __slots__ = ("hp", "pool", "decks", "levels", "boss", "event", "edition")
 
     def __init__(self) -> None:
         self.hp = START_HP
@@ -89,6 +98,7 @@ class _Parsed:
         self.levels: list[dict[str, int]] = [{}, {}]
         self.boss: Boss | None = None
         self.event: str = "random"
+        self.edition = EDITION
 
 
 def _pair(value: Any, what: str) -> Sequence[Any]:
@@ -145,6 +155,13 @@ def parse_options(options: Mapping[str, Any]) -> _Parsed:
             f"There is no match event {event!r} (events: random, {', '.join(EVENTS)})."
         )
     parsed.event = event
+    edition = options.get("edition", EDITION)
+    if type(edition) is not int or edition not in EDITIONS:
+        raise InvalidOptions(
+            f"There is no Arcana rules edition {edition!r} "
+            f"(editions: {', '.join(map(str, EDITIONS))})."
+        )
+    parsed.edition = edition
     return parsed
 
 
@@ -217,6 +234,7 @@ def _public_options(parsed: _Parsed, event: MatchEvent) -> dict[str, Any]:
         "hand_limit": HAND_LIMIT,
         "event": event.key,
         "boss": parsed.boss.key if parsed.boss else None,
+        "edition": parsed.edition,
     }
 
 

@@ -5,9 +5,9 @@ Decisions are in docs/rules/grimhand.md, part "Arcana". Invariants:
 - A turn: any number of ability plays (`play`, each paid with energy, the turn goes on),
   then exactly one main action that ends it: `draw` (attack, defense or arcana deck) or
   `attack`. `pass` is legal only when no main action is (a fixed deal without cards).
-  No two arcana draws in a row: a seat whose last main action was the arcana draw may not
-  draw from the arcana deck this turn (`drew_arcana`; a stalling pair of safe draws could
-  otherwise go on for ever).
+  No two arcana draws in a row (from the rules' edition 2 on): a seat whose last main
+  action was the arcana draw may not draw from the arcana deck this turn
+  (`state.arcana_barred`; a stalling pair of safe draws could otherwise go on for ever).
 - A seat that owes a choice (`pending`) may only `choose`; while any seat owes one, only
   the seats that owe one act (Swap Hands: both at once).
 - `check` is the only gate: `apply` and `is_legal` go through it, and `legal_moves` lists
@@ -52,6 +52,7 @@ from games.engine.grimhand.arcana.state import (
     ArcanaState,
     Hand,
     Ids,
+    arcana_barred,
 )
 
 EMPTY_DECK = "That deck and its discard pile are both empty."
@@ -376,7 +377,7 @@ def _main_actions(state: ArcanaState, seat: int) -> list[Move]:
 
 def _can_draw_arcana(state: ArcanaState, seat: int) -> bool:
     return (
-        not state.drew_arcana[seat]
+        not arcana_barred(state, seat)
         and len(state.abilities[seat]) < ABILITY_HAND_LIMIT
         and bool(state.ability_decks[seat] or state.ability_discards[seat])
     )
@@ -492,7 +493,7 @@ def check(state: ArcanaState, seat: int, move: Move) -> tuple[Any, ...]:
         if index == 2:
             if len(state.abilities[seat]) >= ABILITY_HAND_LIMIT:
                 raise IllegalMove(f"Your ability hand is full ({ABILITY_HAND_LIMIT} cards).")
-            if state.drew_arcana[seat]:
+            if arcana_barred(state, seat):
                 raise IllegalMove(ARCANA_TWICE)
             if not _can_draw_arcana(state, seat):
                 raise IllegalMove("Your arcana deck and its discard pile are both empty.")

@@ -17,8 +17,9 @@ Invariants:
 - `pending[seat]` is None or a choice that seat owes: ("scry", deck, n), ("discard",),
   ("swap",) (not chosen yet) or ("swap", deck, value) / ("swap", -1, 0) (chosen, nothing
   to give). `known[seat][k]` is how many top cards of deck k that seat has seen in order.
-- `drew_arcana[seat]`: that seat's last main action was an arcana draw (it may not draw
-  from the arcana deck again on its next turn: docs/rules/grimhand.md, "A turn").
+- `drew_arcana[seat]`: that seat's last main action was an arcana draw (from edition 2 on,
+  it may not draw from the arcana deck again on its next turn: docs/rules/grimhand.md,
+  "A turn"); `setup.options["edition"]` is the match's edition (`EDITIONS`).
 - `chances` counts the chance streams opened during play (reshuffles, Gamble):
   the n-th uses `Chance(seed, f"arcana/chance/{n}")`, so no counter state is stored.
 - States are immutable by convention and share one `ArcanaSetup`.
@@ -48,6 +49,12 @@ ENERGY_MAX = 3  # energy on turn n of a seat: min(n, ENERGY_MAX) (+ event, + bos
 COMBO_STREAK = 2  # attack-deck draws in a row before an attack...
 COMBO_BONUS = 2  # ...give that attack this bonus
 BOSS_BLEED_TURNS = 2
+# The rules' edition a match is played under (the "edition" option). A rules change that
+# would replay a stored log differently is a new edition; the old ones stay playable:
+#   1: until 2026-11-25, a seat could draw from the arcana deck turn after turn;
+#   2: no two arcana draws in a row (docs/rules/grimhand.md, Arcana, "A turn").
+EDITIONS = (1, 2)
+EDITION = 2  # what a new match is played under
 
 ATTACK = 0
 DEFENSE = 1
@@ -211,3 +218,8 @@ class ArcanaState(SlotValue):
             f"ArcanaState(ply={self.ply}, turn={self.turn}, hp={self.hp}, "
             f"decks={tuple(map(len, self.decks))}, winner={self.winner})"
         )
+
+
+def arcana_barred(state: ArcanaState, seat: int) -> bool:
+    """Whether `seat` may not draw from the arcana deck now because it did last turn."""
+    return bool(state.drew_arcana[seat]) and state.setup.options["edition"] >= 2

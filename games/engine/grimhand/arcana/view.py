@@ -36,6 +36,7 @@ from games.engine.grimhand.arcana.state import (
     ArcanaSetup,
     ArcanaState,
     Hand,
+    arcana_barred,
 )
 
 
@@ -144,7 +145,7 @@ def _player(
         "lines": {DECKS[k]: list(state.lines[side][k]) for k in (ATTACK, DEFENSE)},
         "streak": state.streak[side],
         "turns_taken": state.turns_taken[side],
-        "drew_arcana": state.drew_arcana[side],
+        "drew_arcana": arcana_barred(state, side),
     }
 
 
