@@ -56,6 +56,7 @@ TARGETS = {
     "socket_p99_ms_max": 100,
     "rss_per_idle_socket_kb_max": 60,
     "5xx_max": 0,
+    "healthz_p99_ms_max": 50,
 }
 
 
@@ -198,14 +199,15 @@ async def _measure(stack, pairs, setup, args, sampler, pg_dsn) -> dict:
 
     sampler.phase = "saturation"
     spy = _start_profile(stack, args) if args.profile else None
-    recorder, counts = await _with_cpu(
-        stack,
-        phases.closed_loop_moves(pairs, warmup=3, window=args.window, pg_dsn=pg_dsn),
-    )
+    async with phases.HealthProbe(stack.base_url) as health:
+        recorder, counts = await _with_cpu(
+            stack,
+            phases.closed_loop_moves(pairs, warmup=3, window=args.window, pg_dsn=pg_dsn),
+        )
     if spy is not None:
         result["profile"] = _finish_profile(*spy)
     saturation = counts["durable_moves_per_second"]
-    result["saturation"] = {**counts, **_brief(recorder)}
+    result["saturation"] = {**counts, **_brief(recorder), "healthz": health.report()}
     _say(f"saturation: {saturation} durable moves/s")
 
     sampler.phase = "fixed_rate"
@@ -234,11 +236,13 @@ async def _measure(stack, pairs, setup, args, sampler, pg_dsn) -> dict:
         }
         _say(f"idle sockets: {idle.open_count} open")
         sampler.phase = "fixed_rate_idle"
-        recorder, counts = await _with_cpu(
-            stack,
-            phases.open_loop_moves(pairs, offered=args.rate, window=args.window, pg_dsn=pg_dsn),
-        )
+        async with phases.HealthProbe(stack.base_url) as health:
+            recorder, counts = await _with_cpu(
+                stack,
+                phases.open_loop_moves(pairs, offered=args.rate, window=args.window, pg_dsn=pg_dsn),
+            )
         counts["idle_sockets_still_open"] = idle.open_count
+        counts["healthz"] = health.report()
         result["fixed_rate_with_idle_sockets"] = {**counts, "recorder": recorder}
         _say(f"fixed rate {args.rate}/s with {idle.open_count} idle sockets done")
     finally:
@@ -410,7 +414,27 @@ def check_targets(report: dict) -> dict:
             TARGETS["rss_per_idle_socket_kb_max"],
         ),
         "5xx_in_all_move_phases": verdict(all_5xx, TARGETS["5xx_max"]),
+        # Readiness under load: the worse of the saturation window and the fixed rate with
+        # every idle socket open (issue 14: "answers in under 50 ms under load").
+        "healthz_p99_ms_under_load": verdict(
+            max(
+                (
+                    block.get("healthz", {}).get("ms", {}).get("p99") or 0.0
+                    for block in (report.get("saturation", {}), idle)
+                ),
+                default=None,
+            ),
+            TARGETS["healthz_p99_ms_max"],
+        ),
     }
+
+
+def _health_line(health: dict) -> str:
+    ms = health["ms"]
+    return (
+        f"p50 {ms['p50']} / p99 {ms['p99']} / max {ms['max']} ms (n={ms['count']}); "
+        f"statuses {health['statuses']}; channel layer {health['channel_layer']}"
+    )
 
 
 def human_summary(report: dict) -> str:
@@ -441,6 +465,8 @@ def human_summary(report: dict) -> str:
             f"({sat['moves_committed']} Move rows in {sat['window_seconds']} s, "
             f"{sat['concurrent_matches']} matches); 5xx: {sat['5xx']}"
         )
+        if sat.get("healthz"):
+            lines.append(f"  /healthz: {_health_line(sat['healthz'])}")
         cpu = sat["cpu_seconds"]
         lines.append(
             f"  CPU in the window: server {cpu.get('server_cpu_ms_per_move')} ms per move; "
@@ -468,6 +494,8 @@ def human_summary(report: dict) -> str:
         )
         lines.append(f"  socket from POST start: {lat(block, 'socket_ms_from_post_start')}")
         lines.append(f"  statuses: {block['statuses']}; missing pushes {block['missing_pushes']}")
+        if block.get("healthz"):
+            lines.append(f"  /healthz: {_health_line(block['healthz'])}")
         cpu = block.get("cpu_seconds", {})
         lines.append(
             f"  slots waiting for a ready match {block['slots_waiting_for_a_ready_match']}, "

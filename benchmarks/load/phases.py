@@ -15,6 +15,7 @@ from benchmarks.load.schedule import open_loop
 from benchmarks.load.stats import rate, summary
 
 DRAIN = 15.0  # seconds allowed for in-flight work after a window closes
+HEALTH_EVERY = 0.25  # seconds between two readiness checks while a phase runs
 
 
 @dataclass
@@ -243,6 +244,56 @@ async def static_reference(
         "saturation_concurrency": concurrency,
         "statuses": {str(key): value for key, value in statuses.items()},
     }
+
+
+class HealthProbe:
+    """`GET /healthz` every `HEALTH_EVERY` s while a phase runs, as a load balancer would:
+    how long readiness takes under load, its statuses, and what it says of the channel
+    layer (it once said "down", after 2 s, whenever a worker held sockets)."""
+
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
+        self.latencies: list[float] = []
+        self.statuses: Counter = Counter()
+        self.channel_layer: Counter = Counter()
+        self._task: asyncio.Task | None = None
+        self._session: aiohttp.ClientSession | None = None
+
+    async def __aenter__(self) -> HealthProbe:
+        self._session = aiohttp.ClientSession(
+            base_url=self.base_url, timeout=aiohttp.ClientTimeout(total=10)
+        )
+        self._task = asyncio.create_task(self._loop())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self._task is not None and self._session is not None
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        await self._session.close()
+
+    async def _loop(self) -> None:
+        assert self._session is not None
+        while True:
+            sent = time.perf_counter()
+            try:
+                async with self._session.get("/healthz") as response:
+                    body = await response.json(content_type=None)
+                    self.statuses[response.status] += 1
+                    self.channel_layer[str(body.get("channel_layer"))] += 1
+            except (aiohttp.ClientError, TimeoutError, ValueError) as error:
+                self.statuses[type(error).__name__] += 1
+            elapsed = time.perf_counter() - sent
+            self.latencies.append(elapsed * 1000)
+            await asyncio.sleep(max(0.0, HEALTH_EVERY - elapsed))
+
+    def report(self) -> dict:
+        return {
+            "ms": summary(self.latencies),
+            "statuses": {str(key): value for key, value in self.statuses.items()},
+            "channel_layer": dict(self.channel_layer),
+        }
 
 
 async def open_idle(idle: IdleSockets, count: int, match_ids: list[int]) -> dict:

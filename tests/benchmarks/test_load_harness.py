@@ -168,3 +168,40 @@ def test_profile_summary_counts_inclusive_and_self_time():
     packages = {entry["function"]: entry["percent"] for entry in result["self_by_package"]}
     assert packages == {"django/template": 60.0, "games": 20.0, "psycopg": 20.0}
     assert profile.summarise("") == {"samples": 0}
+
+
+def test_the_health_probe_times_readiness_and_reads_the_channel_layer():
+    """HealthProbe against a tiny local server: one slow answer, one 503 saying "down"."""
+    from aiohttp import web
+
+    from benchmarks.load.__main__ import check_targets
+    from benchmarks.load.phases import HealthProbe
+
+    answers = iter([(200, "up", 0.0), (503, "down", 0.0), (200, "up", 0.12)])
+
+    async def healthz(_request):
+        status, layer, pause = next(answers, (200, "up", 0.0))
+        await asyncio.sleep(pause)
+        return web.json_response({"database": "up", "channel_layer": layer}, status=status)
+
+    async def main() -> dict:
+        app = web.Application()
+        app.router.add_get("/healthz", healthz)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        try:
+            async with HealthProbe(f"http://127.0.0.1:{port}") as probe:
+                await asyncio.sleep(1.0)
+        finally:
+            await runner.cleanup()
+        return probe.report()
+
+    report = asyncio.run(main())
+    assert report["statuses"]["503"] == 1 and report["statuses"]["200"] >= 3
+    assert report["channel_layer"]["down"] == 1
+    assert report["ms"]["max"] >= 100  # the slow answer is counted, not skipped
+    verdict = check_targets({"saturation": {"healthz": report}})["healthz_p99_ms_under_load"]
+    assert verdict["target"] == 50 and verdict["met"] is False
