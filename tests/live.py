@@ -5,7 +5,8 @@ subprocesses, each stopped and the database dropped afterwards.
 Nothing here uses the Django test database. The database is created here:
 - DATABASE_URL set to PostgreSQL: a new database `cardhall_e2e_<random>` on that server;
 - otherwise: a SQLite file in the given directory.
-REDIS_URL, when set, is passed through, so the servers' channel layer is Redis.
+REDIS_URL, when set, is passed through, so the servers' channel layer is Redis; their cache
+is a database of its own on that Redis (`live_cache_url`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,13 @@ STARTUP_TIMEOUT = 30.0
 STOP_TIMEOUT = 10.0
 LOG_TAIL_LINES = 80
 QUIET_WORKER = ["--without-heartbeat", "--without-gossip", "--without-mingle"]
+# The live servers' cache database on REDIS_URL's Redis. Not the settings' default (the
+# next one): a unit-test run sharing that Redis clears its cache before and after every
+# test (tests/conftest.py), flushing that whole database several times a second. A live
+# server's cache there would forget its presence (who has a match open), and
+# `games.notifications.match_changed` pushes a board only to the pages of players present:
+# an open board would stop getting the AI's replies and the other players' moves.
+LIVE_CACHE_DB = 9
 
 
 @dataclass
@@ -118,9 +126,15 @@ def start_match_ids_at_random(database_url: str) -> None:
                 )
 
 
+def live_cache_url(redis_url: str) -> str:
+    """The live servers' cache on the Redis of `redis_url`: database `LIVE_CACHE_DB`."""
+    return urlunsplit(urlsplit(redis_url)._replace(path=f"/{LIVE_CACHE_DB}"))
+
+
 def server_env(database_url: str, **overrides: str) -> dict[str, str]:
     """The production shape on `database_url` (DEBUG=0); eager Celery unless `overrides`
-    name a CELERY_BROKER_URL."""
+    name a CELERY_BROKER_URL. With REDIS_URL, the cache is `live_cache_url` unless
+    `overrides` name a REDIS_CACHE_URL."""
     env = {key: value for key, value in os.environ.items() if key != "CELERY_BROKER_URL"}
     env.update(
         DATABASE_URL=database_url,
@@ -133,6 +147,8 @@ def server_env(database_url: str, **overrides: str) -> dict[str, str]:
         SECURE_HTTPS="0",  # plain HTTP on 127.0.0.1: no HTTPS redirect, HSTS or secure cookies
         RATELIMIT_ENABLE="0",  # tests must not trip limits by accident; their own test sets 1
     )
+    if env.get("REDIS_URL") and "REDIS_CACHE_URL" not in overrides:
+        env["REDIS_CACHE_URL"] = live_cache_url(overrides.get("REDIS_URL") or env["REDIS_URL"])
     env.update(overrides)
     return env  # REDIS_URL, when set, is passed through: the channel layer is then Redis
 

@@ -38,6 +38,7 @@ from tests.live import (
     LiveProcess,
     LiveServer,
     fresh_database,
+    live_cache_url,
     live_celery_worker,
     live_server,
     prepare_database,
@@ -112,9 +113,8 @@ def _forget_namespace(namespace: str) -> None:
     """Delete this run's keys (queue, cache, channel layer) from the shared Redis; nothing
     else is touched."""
     import redis
-    from django.conf import settings
 
-    urls = {BROKER_URL, REDIS_URL, settings.CACHES["default"].get("LOCATION", REDIS_URL)}
+    urls = {BROKER_URL, REDIS_URL, live_cache_url(REDIS_URL)}  # the servers' cache
     for url in urls:
         client = redis.Redis.from_url(url)
         try:
