@@ -10,10 +10,12 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
 from tests.live import LiveServer, fresh_database, live_server, prepare_database, server_env
+from tests.push_service import PushService, push_service, vapid_key_pair
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -34,6 +36,34 @@ def e2e_server(tmp_path_factory) -> Iterator[LiveServer]:
         prepare_database(env)
         with live_server(env, directory / "server.log") as server:
             yield server
+
+
+class PushServer(NamedTuple):
+    server: LiveServer
+    service: PushService  # our own push service on localhost, in this process
+    public_key: str  # the server's VAPID public key (base64url)
+
+
+@pytest.fixture(scope="module")
+def push_server(tmp_path_factory) -> Iterator[PushServer]:
+    """A server of the module's own with Web Push on: VAPID keys, localhost endpoints
+    allowed (`WEBPUSH_ALLOW_LOCALHOST`), and our push service (tests/push_service.py).
+
+    Not the session's `e2e_server`: with push on, every other test's invitations and turns
+    would be pushed too.
+    """
+    public, private = vapid_key_pair()
+    directory = tmp_path_factory.mktemp("push-server")
+    with push_service() as service, fresh_database(directory) as database_url:
+        env = server_env(
+            database_url,
+            WEBPUSH_VAPID_PUBLIC_KEY=public,
+            WEBPUSH_VAPID_PRIVATE_KEY=private,
+            WEBPUSH_ALLOW_LOCALHOST="1",
+        )
+        prepare_database(env)
+        with live_server(env, directory / "server.log") as server:
+            yield PushServer(server, service, public)
 
 
 @pytest.fixture(autouse=True)

@@ -1,16 +1,18 @@
 """What the browser tests share: a player in their own browser context, and the steps every
 game's test takes the same way (sign up, name an opponent from the lobby, accept from
 "My matches" (each guest in turn while the host waits), find my seat, all of it at once for
-a two-player match, keep screenshots when a test fails).
+a two-player match, turn Web Push on and hand a push to the service worker, keep
+screenshots when a test fails).
 
 Game-specific helpers stay in each test file, on a subclass of `Player` where they need one.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
@@ -143,6 +145,98 @@ def my_seat(player: Player) -> int:
     side = player.page.locator("[data-testid^='side-']").filter(has=player.page.locator(".you-tag"))
     expect(side).to_have_count(1)
     return int(side.get_attribute("data-seat"))
+
+
+# Headless Chromium (Debian's, no Google API keys) cannot subscribe to push for real: its
+# PushManager.subscribe() needs Google's push service (FCM) and fails with "Registration
+# failed - permission denied" (tests/e2e/test_app_browser.py checks the page says so). This
+# init script replaces it by one returning the subscription the test made
+# (tests/push_service.py's `Browser`: real keys, an endpoint on our own push service), and
+# keeps the applicationServerKey it was given in `window.__pushKey` (base64url). The
+# subscription lasts as long as the tab (sessionStorage), like a browser's own.
+PUSH_STUB = """
+(() => {
+  const subscription = %s;
+  const stub = () => ({
+    endpoint: subscription.endpoint,
+    toJSON: () => subscription,
+    unsubscribe: () => { sessionStorage.removeItem("push-stub"); return Promise.resolve(true); },
+  });
+  PushManager.prototype.subscribe = function (options) {
+    const key = new Uint8Array(options.applicationServerKey);
+    window.__pushKey = btoa(String.fromCharCode.apply(null, key))
+      .replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "");
+    sessionStorage.setItem("push-stub", "1");
+    return Promise.resolve(stub());
+  };
+  PushManager.prototype.getSubscription = () =>
+    Promise.resolve(sessionStorage.getItem("push-stub") ? stub() : null);
+})();
+"""
+
+
+def allow_push(player: Player, origin: str, subscription: dict[str, Any]) -> None:
+    """Let `player`'s browser subscribe to push: notifications allowed for `origin`, and
+    `PushManager.subscribe` answering `subscription` (`PUSH_STUB`), from the next page on."""
+    player.context.grant_permissions(["notifications"], origin=origin)
+    player.context.add_init_script(PUSH_STUB % json.dumps(subscription))
+
+
+def turn_push_on(player: Player) -> None:
+    """Turn push on for this device from the settings page, as a player does (the page's
+    own script subscribes and posts the subscription); it is their only device."""
+    player.page.goto("/notifications/settings/")
+    player.testid("push-on").click()
+    expect(player.testid("push-status")).to_have_text(
+        "Push is on for this device (1 device in all)."
+    )
+
+
+def poll(page: Page, expression: str, *, seconds: float = 10.0) -> Any:
+    """The value of `expression` (a promise is awaited) once it is truthy; wait_for_function
+    would take a pending promise itself for truthy."""
+    value = None
+    for _ in range(int(seconds * 10)):
+        value = page.evaluate(expression)
+        if value:
+            return value
+        page.wait_for_timeout(100)
+    return value
+
+
+def deliver_push(player: Player, origin: str, payload: dict[str, Any]) -> list[list[str]]:
+    """Hand `payload` to the service worker of `origin` as the browser's push service would
+    (DevTools' `ServiceWorker.deliverPushMessage`); returns the notifications it then shows,
+    each as [title, body, tag, the URL a click opens]."""
+    page = player.page
+    cdp = player.context.new_cdp_session(page)
+    registrations: list[dict[str, Any]] = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda event: registrations.extend(event["registrations"]),
+    )
+    try:
+        cdp.send("ServiceWorker.enable")
+        for _ in range(50):  # the registrations event arrives while Playwright waits
+            if any(r["scopeURL"] == origin + "/" for r in registrations):
+                break
+            page.wait_for_timeout(100)
+        [registration_id] = {  # one registration, however many events named it
+            r["registrationId"]
+            for r in registrations
+            if r["scopeURL"] == origin + "/" and not r.get("isDeleted")
+        }
+        cdp.send(
+            "ServiceWorker.deliverPushMessage",
+            {"origin": origin, "registrationId": registration_id, "data": json.dumps(payload)},
+        )
+        return poll(
+            page,
+            """navigator.serviceWorker.ready.then(reg => reg.getNotifications()).then(list =>
+                list.length ? list.map(n => [n.title, n.body, n.tag, n.data.url]) : null)""",
+        )
+    finally:
+        cdp.detach()
 
 
 def report_failure(players: tuple[Player, ...], e2e_server, tmp_path_factory) -> None:

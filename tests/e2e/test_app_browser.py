@@ -1,7 +1,7 @@
 """The installable app in a real Chromium (docs/notifications.md, "Web Push and the app").
 
-On a server of its own, with VAPID keys and our own push service on localhost
-(tests/push_service.py, in this process):
+On a server of its own (conftest.py's `push_server`), with VAPID keys and our own push
+service on localhost (tests/push_service.py, in this process):
 
 - the service worker registers from every page with the whole site as its scope and takes
   control; the manifest and its icons load; a push delivered to it (DevTools'
@@ -13,55 +13,34 @@ On a server of its own, with VAPID keys and our own push service on localhost
   Registration failed - permission denied" even with the permission granted. The settings
   page must then say so in a sentence, and nothing is stored;
 - so the rest of the path is driven with the browser's `PushManager.subscribe` replaced
-  (an init script) by one that returns a subscription whose keys this test made: the
-  settings page's own script posts it, the server stores it, another player's invitation
-  is pushed, and our push service receives the payload, which decrypts (http_ece) to the
-  match, the game and a short text.
+  (players.py's `PUSH_STUB`, an init script) by one that returns a subscription whose keys
+  this test made: the settings page's own script posts it, the server stores it, another
+  player's invitation is pushed, and our push service receives the payload, which
+  decrypts (http_ece) to the match, the game and a short text.
 """
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from players import Player, create_match, new_player, report_failure, sign_up
+from players import (
+    Player,
+    allow_push,
+    create_match,
+    deliver_push,
+    new_player,
+    poll,
+    report_failure,
+    sign_up,
+    turn_push_on,
+)
 from playwright.sync_api import Browser, expect
 
-from tests.live import fresh_database, live_server, prepare_database, server_env
 from tests.push_service import Browser as PushKeys
-from tests.push_service import push_service, unb64url, vapid_claims, vapid_key_pair
+from tests.push_service import unb64url, vapid_claims
 
 pytestmark = pytest.mark.e2e
 
 PUSH_WAIT = 10.0  # seconds for the push to reach our push service
-
-
-@pytest.fixture(scope="module")
-def app_server(tmp_path_factory):
-    """(server, push service, VAPID public key): push on, localhost endpoints allowed."""
-    public, private = vapid_key_pair()
-    directory = tmp_path_factory.mktemp("app-server")
-    with push_service() as service, fresh_database(directory) as database_url:
-        env = server_env(
-            database_url,
-            WEBPUSH_VAPID_PUBLIC_KEY=public,
-            WEBPUSH_VAPID_PRIVATE_KEY=private,
-            WEBPUSH_ALLOW_LOCALHOST="1",
-        )
-        prepare_database(env)
-        with live_server(env, directory / "server.log") as server:
-            yield server, service, public
-
-
-def _poll(page, expression: str, *, seconds: float = 10.0):
-    """The value of `expression` (a promise is awaited) once it is truthy; wait_for_function
-    would take a pending promise itself for truthy."""
-    for _ in range(int(seconds * 10)):
-        value = page.evaluate(expression)
-        if value:
-            return value
-        page.wait_for_timeout(100)
-    return value
 
 
 def _player(browser: Browser, url: str, name: str) -> Player:
@@ -71,15 +50,15 @@ def _player(browser: Browser, url: str, name: str) -> Player:
 
 
 def test_the_worker_controls_every_page_and_shows_the_offline_page(
-    chromium_browser: Browser, app_server, tmp_path_factory
+    chromium_browser: Browser, push_server, tmp_path_factory
 ) -> None:
-    server, _service, _key = app_server
+    server, _service, _key = push_server
     ann = _player(chromium_browser, server.url, "app_ann")
     try:
         sign_up(ann)
         page = ann.page
         page.goto("/")
-        registered = _poll(
+        registered = poll(
             page,
             """navigator.serviceWorker.getRegistration().then(reg => reg && reg.active
                 && reg.active.state === "activated" && reg.scope)""",
@@ -108,34 +87,9 @@ def test_the_worker_controls_every_page_and_shows_the_offline_page(
 
         # A push, as the browser's push service would deliver it (DevTools' own
         # ServiceWorker.deliverPushMessage): the worker shows it, titled by the game.
-        cdp = ann.context.new_cdp_session(page)
-        registrations = []
-        cdp.on(
-            "ServiceWorker.workerRegistrationUpdated",
-            lambda event: registrations.extend(event["registrations"]),
-        )
-        cdp.send("ServiceWorker.enable")
-        for _ in range(50):  # the registrations event arrives while Playwright waits
-            if any(r["scopeURL"] == server.url + "/" for r in registrations):
-                break
-            page.wait_for_timeout(100)
-        [registration] = [r for r in registrations if r["scopeURL"] == server.url + "/"]
         payload = {"match": 42, "game": "Dog Blade", "text": "Your turn in Dog Blade against bo"}
-        cdp.send(
-            "ServiceWorker.deliverPushMessage",
-            {
-                "origin": server.url,
-                "registrationId": registration["registrationId"],
-                "data": json.dumps(payload),
-            },
-        )
-        shown = _poll(
-            page,
-            """navigator.serviceWorker.ready.then(reg => reg.getNotifications()).then(list =>
-                list.length ? list.map(n => [n.title, n.body, n.tag, n.data.url]) : null)""",
-        )
+        shown = deliver_push(ann, server.url, payload)
         assert shown == [["Dog Blade", payload["text"], "match-42", "/matches/42/"]]
-        cdp.detach()
 
         ann.context.set_offline(True)
         page.goto("/matches/")
@@ -158,9 +112,9 @@ def test_the_worker_controls_every_page_and_shows_the_offline_page(
 
 
 def test_the_real_push_manager_fails_in_headless_chromium_with_a_clear_message(
-    chromium_browser: Browser, app_server, tmp_path_factory
+    chromium_browser: Browser, push_server, tmp_path_factory
 ) -> None:
-    server, service, _key = app_server
+    server, service, _key = push_server
     cy = _player(chromium_browser, server.url, "app_cy")
     try:
         sign_up(cy)
@@ -186,43 +140,18 @@ def test_the_real_push_manager_fails_in_headless_chromium_with_a_clear_message(
         cy.context.close()
 
 
-STUB = """
-(() => {
-  const subscription = %s;
-  const stub = () => ({
-    endpoint: subscription.endpoint,
-    toJSON: () => subscription,
-    unsubscribe: () => { sessionStorage.removeItem("push-stub"); return Promise.resolve(true); },
-  });
-  PushManager.prototype.subscribe = function (options) {
-    const key = new Uint8Array(options.applicationServerKey);
-    window.__pushKey = btoa(String.fromCharCode.apply(null, key))
-      .replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "");
-    sessionStorage.setItem("push-stub", "1");
-    return Promise.resolve(stub());
-  };
-  PushManager.prototype.getSubscription = () =>
-    Promise.resolve(sessionStorage.getItem("push-stub") ? stub() : null);
-})();
-"""
-
-
 def test_the_settings_page_subscribes_and_an_invitation_arrives_encrypted(
-    chromium_browser: Browser, app_server, tmp_path_factory
+    chromium_browser: Browser, push_server, tmp_path_factory
 ) -> None:
-    server, service, public_key = app_server
+    server, service, public_key = push_server
     keys = PushKeys(service.endpoint("dee-laptop"))
-    dee = _player(chromium_browser, server.url, "app_dee")
+    dee = new_player(chromium_browser, server.url, "app_dee")
     eve = _player(chromium_browser, server.url, "app_eve")
-    dee.context.add_init_script(STUB % json.dumps(keys.subscription()))
+    allow_push(dee, server.url, keys.subscription())
     try:
         sign_up(dee)
         sign_up(eve)
-        dee.page.goto("/notifications/settings/")
-        dee.testid("push-on").click()
-        expect(dee.testid("push-status")).to_have_text(
-            "Push is on for this device (1 device in all)."
-        )
+        turn_push_on(dee)
         assert dee.page.evaluate("window.__pushKey") == public_key  # the server's VAPID key
         expect(dee.testid("push-off")).to_be_visible()
         dee.page.reload()

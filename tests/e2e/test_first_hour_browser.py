@@ -1,15 +1,27 @@
 """The first hour of a new player, on a phone (390x844), in a real browser (issue 18).
 
-One persona, one session: they sign up, finish every tutorial (each game's first match and
+One persona, one session, on a server with Web Push on (conftest.py's `push_server`: VAPID
+keys, our own push service on localhost): they sign up and turn push on for their phone
+from the notification settings, finish every tutorial (each game's first match and
 Grimhand Arcana's first boss, following the coach's taps), then play one match of each game
 against the AI to its end (Dog Blade by auto-play, its moves all being forced; the others
 with simple taps; BaniraCards, played alone, as a practice run given up after a few plays).
 Each end shows what it earned without a reload (the match-end XP panel, the header's level
 bar), every board links to its rules, and no page logs a console error.
 
+Nothing of that hour is pushed (the AI and solo runs never are). Then a friend, in a
+browser of their own, invites the persona to Dog Blade: the push reaches the push service,
+signed with the server's VAPID key, and decrypts (http_ece, with the keys the phone
+subscribed with) to the match, the game and "<friend> invites you to Dog Blade". Handed to
+the phone's service worker as its push service would hand it, it shows that notification,
+and the persona follows it to the match and accepts.
+
+Headless Chromium cannot subscribe for real (it needs Google's push service), so the
+phone's `PushManager.subscribe` is players.py's `PUSH_STUB`, returning a subscription whose
+keys the test made; tests/e2e/test_app_browser.py shows the real one's failure message.
+
 Screenshots of every board, at phone and desktop sizes, go to test-artifacts/first-hour/
-(git-ignored) for people to look at. Push ("your turn" on a phone) is tested end to end in
-tests/e2e/test_app_browser.py and is not redone here.
+(git-ignored) for people to look at.
 """
 
 from __future__ import annotations
@@ -20,10 +32,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from players import MATCH_URL, Player, new_player, report_failure, sign_up
+from players import (
+    MATCH_URL,
+    Player,
+    allow_push,
+    create_match,
+    deliver_push,
+    new_player,
+    report_failure,
+    sign_up,
+    turn_push_on,
+)
 from playwright.sync_api import Browser, expect
 
 from games.boards import tutorial_for
+from tests.push_service import Browser as PushKeys
+from tests.push_service import vapid_claims
 
 pytestmark = pytest.mark.e2e
 
@@ -31,6 +55,7 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "first-hour"
 MOVE_TIMEOUT = 20_000  # ms: the move's answer and the AI's reply
+PUSH_WAIT = 10.0  # seconds for the friend's invitation to reach our push service
 TUTORIALS = ("banira", "dogblade", "grimhand", "grimhand-arcana", "haymaker", "shield")
 AI_GAMES = ("dogblade", "grimhand", "haymaker", "shield")
 # No finite animation still running (the last move's; a coach's pulse loops forever).
@@ -247,21 +272,58 @@ def a_practice_run(player: Newcomer) -> None:
     shoot(player, "banira-practice-end")
 
 
+def push_on_the_phone(player: Newcomer, push_server) -> None:
+    """Just signed up, the persona turns push on for their phone from the settings page."""
+    turn_push_on(player)
+    assert player.page.evaluate("window.__pushKey") == push_server.public_key
+    player.page.reload()
+    expect(player.testid("push-status")).to_have_text("Push is on for this device.")
+    expect(player.page.locator("input[name=push]")).to_be_checked()  # "Push to my devices"
+    shoot(player, "push-settings")
+
+
+def a_friend_invites(player: Newcomer, friend: Player, push_server, keys: PushKeys) -> None:
+    """A friend invites the persona to Dog Blade: the push arrives, encrypted for the phone;
+    its service worker shows it, and the persona follows it to the match and accepts."""
+    server, service, public_key = push_server
+    assert service.received == [], "the hour against the AI pushed something"
+    sign_up(friend)
+    match_id = create_match(friend, player, "dogblade")
+    assert service.arrived.wait(PUSH_WAIT), "no push reached the push service"
+    [request] = service.received
+    assert request.path == "/push/first-hour-phone"
+    payload = keys.decrypt(request.body)
+    text = f"{friend.username} invites you to Dog Blade"
+    assert payload == {"match": match_id, "game": "Dog Blade", "text": text}
+    assert vapid_claims(request, public_key=public_key)["aud"] == service.url
+
+    shown = deliver_push(player, server.url, payload)
+    assert shown == [["Dog Blade", text, f"match-{match_id}", f"/matches/{match_id}/"]]
+    player.page.goto(shown[0][3])  # where a tap on the notification leads
+    player.testid("accept").click()
+    player.page.wait_for_url(MATCH_URL)
+    expect(player.board).to_have_attribute("data-status", "active")
+    rules_link(player, "dogblade")
+
+
 def test_the_first_hour_of_a_new_player_on_a_phone(
-    chromium_browser: Browser, e2e_server, live_server_url: str, tmp_path_factory
+    chromium_browser: Browser, push_server, tmp_path_factory
 ) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    player = new_player(
-        chromium_browser, live_server_url, f"new_{secrets.token_hex(3)}", player_class=Newcomer
-    )
+    url = push_server.server.url
+    keys = PushKeys(push_server.service.endpoint("first-hour-phone"))
+    player = new_player(chromium_browser, url, f"new_{secrets.token_hex(3)}", player_class=Newcomer)
+    allow_push(player, url, keys.subscription())
     player.console_errors = []
     player.page.on(
         "console",
         lambda message: message.type == "error" and player.console_errors.append(message.text),
     )
     player.page.set_viewport_size(PHONE)
+    friend = new_player(chromium_browser, url, f"friend_{secrets.token_hex(3)}")
     try:
         sign_up(player)
+        push_on_the_phone(player, push_server)
         for key in TUTORIALS:
             finish_tutorial(player, key)
         level_before = player.testid("header-level-number").inner_text()
@@ -269,11 +331,14 @@ def test_the_first_hour_of_a_new_player_on_a_phone(
             play_to_the_end(player, game)
         a_practice_run(player)
         assert player.testid("header-level-number").inner_text() >= level_before
+        a_friend_invites(player, friend, push_server, keys)
         assert not player.page_errors, player.page_errors
         assert not player.console_errors, player.console_errors
+        assert not friend.page_errors, friend.page_errors
         print(f"Screenshots: {SHOTS}")
     except BaseException:
-        report_failure((player,), e2e_server, tmp_path_factory)
+        report_failure((player, friend), push_server.server, tmp_path_factory)
         raise
     finally:
         player.context.close()
+        friend.context.close()
