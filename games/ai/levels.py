@@ -145,13 +145,17 @@ class Level:
 
 
 # Grimhand Arcana's Hard (docs/benchmarks.md, "Arcana AI and balance"): 16 determinizations,
-# Normal's rollouts cut at 30 plies and scored by HP, Normal's move kept unless the best
-# beats it by one standard error (8 samples and 20 plies: 53.8% against Normal over 1,000;
-# 16 and 30: 64% over 100 in screening, 0.5 s at p95 on a loaded machine).
+# then up to 48 for the moves still in contention (a move the best beats by two standard
+# errors is dropped every 8), Normal's rollouts cut at 30 plies and scored by HP, Normal's
+# move kept unless the best beats it by one standard error (8 samples and 20 plies: 53.8%
+# against Normal over 1,000; 16 and 30: 57.9%).
 ARCANA_HARD = Search(
     "arcana_flat",
     {
         "samples": 16,
+        "most_samples": 48,
+        "step": 8,
+        "z_drop": 2.0,
         "rollout": "greedy",
         "epsilon": 0.1,
         "rollout_plies": 30,

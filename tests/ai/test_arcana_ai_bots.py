@@ -33,7 +33,13 @@ def seed_for(label: str) -> bytes:
 
 def small_hard(samples: int = 2, plies: int = 8) -> ArcanaSearchBot:
     """Hard's Arcana search with a budget small enough for tests (same code path)."""
-    settings = dict(levels.ARCANA_HARD.settings, samples=samples, rollout_plies=plies)
+    settings = dict(
+        levels.ARCANA_HARD.settings,
+        samples=samples,
+        most_samples=3 * samples,  # the close choices' extra samples, scaled down alike
+        step=max(1, samples // 2),
+        rollout_plies=plies,
+    )
     return ArcanaSearchBot(settings.pop("samples"), seconds=None, **settings)
 
 
