@@ -100,6 +100,8 @@ class Search:
     def summary(self) -> str:
         """In words: "flat Monte Carlo, 30 samples", "random legal moves"."""
         budget = self.settings.get("samples") or self.settings.get("iterations")
+        if budget and self.settings.get("most_samples", budget) > budget:
+            budget = f"{budget}–{self.settings['most_samples']}"  # more where moves are close
         unit = "samples" if "samples" in self.settings else "iterations"
         name = SEARCH_NAMES[self.bot]
         if "policy" in self.settings:
