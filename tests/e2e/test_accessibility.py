@@ -85,6 +85,12 @@ def readable(where: str, violations: list[dict]) -> str:
     return "\n".join(lines)
 
 
+# A Dog Blade match is at most about 160 plies, 80 attacks of one seat (1,000 dealt matches
+# of forced moves: median 111 plies, 10% over 129, the longest 160); 60 attacks cut one
+# match in ten short.
+MOST_DOGBLADE_ATTACKS = 100
+
+
 def open_ai_match(player: Player, game: str, *, variant: str = "") -> int:
     """From the lobby, a match of `game` against the AI; Banira, solo, is a practice run.
     `variant`: Grimhand's mode ("arcana": the house's archetype deck)."""
@@ -494,13 +500,13 @@ def test_focus_follows_the_board_across_swaps(player: Player) -> None:
     from_the_top(player)
     if not is_over(player):
         tab_until(player, has_testid("move-attack"), what="move-attack")
-    for _attack in range(60):
+    for _attack in range(MOST_DOGBLADE_ATTACKS):
         if is_over(player):
             break
         ply = player.ply()
         assert focused(player)["testid"] == "move-attack"
         page.keyboard.press("Enter")
         wait_ready(player, ply)
-    assert is_over(player), "the match did not end in 60 attacks"
+    assert is_over(player), f"the match did not end in {MOST_DOGBLADE_ATTACKS} attacks"
     expect(page.locator("#board h1")).to_be_focused()
     assert not player.page_errors, player.page_errors
