@@ -20,6 +20,7 @@ from channels.routing import ProtocolTypeRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from config.health import HealthChecks  # noqa: E402
 from config.metrics import SocketMetrics  # noqa: E402
 from config.overload import ConcurrencyLimit  # noqa: E402
 from config.routing import websocket_router  # noqa: E402
@@ -30,14 +31,22 @@ BOT_STREAM_PATHS = re.compile(r"/api/v1/(stream/events|matches/[0-9]+/stream)")
 
 application = ProtocolTypeRouter(
     {
-        "http": ConcurrencyLimit(
-            django_asgi_app,
-            limit=settings.WEB_CONCURRENCY_LIMIT,
-            queue_seconds=settings.WEB_QUEUE_SECONDS,
-            # Static files never touch the database; health checks and scrapes answer when busy.
-            uncounted_prefixes=("/" + settings.STATIC_URL.lstrip("/"), "/healthz", "/metrics"),
-            # The Bot API's streams stay open for hours: limited per account, not here.
-            uncounted_paths=BOT_STREAM_PATHS,
+        # The health checks first, beside Django's one request thread (config/health.py).
+        "http": HealthChecks(
+            ConcurrencyLimit(
+                django_asgi_app,
+                limit=settings.WEB_CONCURRENCY_LIMIT,
+                queue_seconds=settings.WEB_QUEUE_SECONDS,
+                # Static files never touch the database; health checks (another method than
+                # GET goes on to Django's 405) and scrapes answer when busy.
+                uncounted_prefixes=(
+                    "/" + settings.STATIC_URL.lstrip("/"),
+                    "/healthz",
+                    "/metrics",
+                ),
+                # The Bot API's streams stay open for hours: limited per account, not here.
+                uncounted_paths=BOT_STREAM_PATHS,
+            )
         ),
         # Every socket route, then a catch-all that refuses an unknown path with 4404.
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(websocket_router)),

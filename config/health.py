@@ -10,11 +10,24 @@ a Redis is asked PING through one small connection pool per process and URL with
 timeouts, never a round trip through the channel layer (whose receive loop is busy while
 the worker holds sockets, so that answered "down" after 2 s) and never a new connection
 per request.
+
+Under uvicorn both are answered by `HealthChecks`, an ASGI layer in front of Django
+(config/asgi.py): Django runs every request of a worker on one thread
+(config/handler.py), so a check made there waits behind every move and board in the queue
+(measured: p50 63 ms, p99 259 ms at saturation; up to 813 ms with 4,000 sockets open).
+Liveness is answered on the event loop; readiness runs its checks on a thread of its own,
+which borrows a database connection and gives it back. The Django views below stay for
+every other way in (the test client, a WSGI server) and give the same answers.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 import re
+from collections.abc import Awaitable, Callable, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import redis
 from channels.layers import get_channel_layer
@@ -42,13 +55,19 @@ def live(request: HttpRequest) -> JsonResponse:
 @never_cache
 def ready(request: HttpRequest) -> JsonResponse:
     """Each dependency's state; 200 when the database answers, 503 otherwise."""
+    report, status = readiness()
+    return JsonResponse(report, status=status)
+
+
+def readiness() -> tuple[dict[str, str], int]:
+    """Each dependency's state, and the status to answer: 200 while the database is up."""
     report = {
         "database": check_database(),
         "channel_layer": check_channel_layer(),
         "cache": check_cache(),
         "broker": check_broker(),
     }
-    return JsonResponse(report, status=200 if report["database"] == "up" else 503)
+    return report, 200 if report["database"] == "up" else 503
 
 
 def check_database() -> str:
@@ -107,3 +126,60 @@ def redis_answers(url: str) -> bool:
         return bool(pinger.ping())
     except (redis.RedisError, OSError):
         return False
+
+
+# --- under uvicorn: answered beside Django's request thread ---------------------------------
+
+Scope = MutableMapping[str, Any]
+ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
+LIVE, READY = "/healthz/live", "/healthz"
+NEVER_CACHED = b"max-age=0, no-cache, no-store, must-revalidate, private"
+
+
+class HealthChecks:
+    """`GET /healthz/live` and `GET /healthz` before the request cap and Django; anything
+    else (another method, another path) goes on to `app`.
+
+    Readiness runs on one thread of its own, so checks never pile up: a second check that
+    arrives while one runs waits for it (each is bounded by PING_TIMEOUT and the database's
+    connect timeout). That thread gives its database connection back after each check, to
+    the pool or by closing it. The Host header is not checked: a load balancer probes by
+    address, and neither answer names anything of the site.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="healthz")
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        path = scope.get("path")
+        if scope["type"] != "http" or scope.get("method") != "GET" or path not in (LIVE, READY):
+            await self.app(scope, receive, send)
+            return
+        if path == LIVE:
+            report: dict[str, str] = {"process": "up"}
+            status = 200
+        else:
+            loop = asyncio.get_running_loop()
+            report, status = await loop.run_in_executor(self.executor, _readiness_apart)
+        body = json.dumps(report).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"cache-control", NEVER_CACHED),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def _readiness_apart() -> tuple[dict[str, str], int]:
+    """`readiness()` on the health thread, its database connection given back after."""
+    try:
+        return readiness()
+    finally:
+        connection.close()
