@@ -26,15 +26,13 @@ gives a fixed move (the budget is counted in samples; `seconds` is only a guard)
 from __future__ import annotations
 
 import math
-import random
 import statistics
 import time
 from typing import Any
 
-from games.ai.flat_mc import FlatMonteCarloBot
+from games.ai.flat_mc import FlatMonteCarloBot, paired, z_of
 from games.ai.greedy import GreedyBot
 from games.ai.ismcts import Determinizer, reward, unsearched
-from games.ai.rollout import rollout
 from games.engine.core import Chance, Game, Move, Outcome
 
 LEAF_SCALE = 15.0  # HP difference that scores a cut rollout at about 0.88 / 0.12
@@ -45,17 +43,6 @@ def leaf(game: Game, state: Any, seat: int) -> float:
     players = game.view(state, None)["players"]
     difference = players[seat]["hp"] - players[1 - seat]["hp"]
     return 0.5 + 0.5 * math.tanh(difference / LEAF_SCALE)
-
-
-def paired_z(better: list[float], worse: list[float]) -> float:
-    """How many standard errors `better`'s mean is above `worse`'s (paired rows); +-inf
-    when the rows differ by the same amount everywhere, 0 when they are equal."""
-    differences = [a - b for a, b in zip(better, worse, strict=True)]
-    mean = statistics.fmean(differences)
-    error = statistics.stdev(differences) / math.sqrt(len(differences))
-    if error == 0:
-        return 0.0 if mean == 0 else math.copysign(math.inf, mean)
-    return mean / error
 
 
 class ArcanaSearchBot(FlatMonteCarloBot):
@@ -99,19 +86,16 @@ class ArcanaSearchBot(FlatMonteCarloBot):
             return legal_moves[top]
         if base not in alive:  # dropped: the best beat it by z_drop >= z
             return legal_moves[top]
-        if top != base and len(rows[top]) > 1 and paired_z(rows[top], rows[base]) > self.z:
-            return legal_moves[top]
-        return legal_moves[base]
+        return legal_moves[top] if self._beats(paired(rows[top], rows[base])) else legal_moves[base]
 
     def search(
         self, game: Game, legal_moves: list[Move], chance: Chance, sample: Determinizer, base: int
     ) -> tuple[list[list[float]], list[int]]:
         """Each move's rewards over the shared determinizations, and the moves still in."""
-        seat, is_solo = sample.seat, game.max_seats == 1
-        search = Chance(chance.randbelow(1 << 256).to_bytes(32, "big"), self.stream_name)
+        search = self.search_chance(chance)
         rows: list[list[float]] = [[] for _move in legal_moves]
         alive = list(range(len(legal_moves)))
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        deadline = self.deadline()
         for done in range(self.most_samples):
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
@@ -119,14 +103,7 @@ class ArcanaSearchBot(FlatMonteCarloBot):
                 alive = self.contenders(rows, alive, base)
                 if len(alive) == 1:
                     break
-            state = sample(search)
-            stream = search.randbelow(1 << 64)  # the one rollout stream every move shares
-            for index in alive:
-                after, _events = game.apply(state, seat, legal_moves[index])
-                end, outcome = rollout(
-                    game, after, self.policy, random.Random(stream), self.rollout_plies
-                )
-                rows[index].append(self.score(game, end, outcome, seat, is_solo))
+            self.play_sample(game, legal_moves, alive, rows, search, sample)
         return rows, alive
 
     def contenders(self, rows: list[list[float]], alive: list[int], base: int) -> list[int]:
@@ -137,7 +114,7 @@ class ArcanaSearchBot(FlatMonteCarloBot):
         for index in sorted(alive, key=lambda index: index != base):
             if index == best or any(rows[index] == rows[other] for other in kept):
                 continue
-            if paired_z(rows[best], rows[index]) < self.z_drop:
+            if z_of(paired(rows[best], rows[index])) < self.z_drop:
                 kept.append(index)
         return kept
 

@@ -25,7 +25,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from games.ai.base import Bot
@@ -90,7 +90,7 @@ class FlatMonteCarloBot:
         if self.prior == "greedy":
             base = legal_moves.index(GreedyBot().choose(game, view, legal_moves, chance))
             top = means.index(best)
-            differences = [a - b for a, b in zip(rewards[top], rewards[base], strict=True)]
+            differences = paired(rewards[top], rewards[base])
             return legal_moves[top] if self._beats(differences) else legal_moves[base]
         return chance.choice(
             [m for m, mean in zip(legal_moves, means, strict=True) if mean == best]
@@ -98,11 +98,7 @@ class FlatMonteCarloBot:
 
     def _beats(self, differences: list[float]) -> bool:
         """Whether the paired differences' mean is more than `z` standard errors above 0."""
-        if len(differences) < 2:
-            return False
-        mean = statistics.fmean(differences)
-        error = statistics.stdev(differences) / math.sqrt(len(differences))
-        return mean > 0 and mean > self.z * error
+        return len(differences) >= 2 and z_of(differences) > max(self.z, 0.0)
 
     def evaluate(
         self, game: Game, legal_moves: list[Move], chance: Chance, sample: Determinizer
@@ -114,25 +110,62 @@ class FlatMonteCarloBot:
         self, game: Game, legal_moves: list[Move], chance: Chance, sample: Determinizer
     ) -> list[list[float]]:
         """Each move's reward in each shared determinization (one row per move)."""
-        seat, is_solo = sample.seat, game.max_seats == 1
-        search = Chance(chance.randbelow(1 << 256).to_bytes(32, "big"), self.stream_name)
+        search = self.search_chance(chance)
         rows: list[list[float]] = [[] for _move in legal_moves]
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        every = range(len(legal_moves))
+        deadline = self.deadline()
         for done in range(self.samples):
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            state = sample(search)
-            stream = search.randbelow(1 << 64)  # the one rollout stream every move shares
-            for index, move in enumerate(legal_moves):
-                after, _events = game.apply(state, seat, move)
-                end, outcome = rollout(
-                    game, after, self.policy, random.Random(stream), self.rollout_plies
-                )
-                rows[index].append(self.score(game, end, outcome, seat, is_solo))
+            self.play_sample(game, legal_moves, every, rows, search, sample)
         return rows
+
+    def search_chance(self, chance: Chance) -> Chance:
+        """The search's own stream, drawn from the chance handed to `choose`."""
+        return Chance(chance.randbelow(1 << 256).to_bytes(32, "big"), self.stream_name)
+
+    def deadline(self) -> float | None:
+        """When the `seconds` guard ends the search (perf_counter), or None."""
+        return None if self.seconds is None else time.perf_counter() + self.seconds
+
+    def play_sample(
+        self,
+        game: Game,
+        legal_moves: list[Move],
+        indexes: Iterable[int],
+        rows: list[list[float]],
+        search: Chance,
+        sample: Determinizer,
+    ) -> None:
+        """One more shared determinization: each move of `indexes` is applied to it and
+        played out with the same rollout stream, its reward appended to its row."""
+        seat, is_solo = sample.seat, game.max_seats == 1
+        state = sample(search)
+        stream = search.randbelow(1 << 64)  # the one rollout stream every move shares
+        for index in indexes:
+            after, _events = game.apply(state, seat, legal_moves[index])
+            end, outcome = rollout(
+                game, after, self.policy, random.Random(stream), self.rollout_plies
+            )
+            rows[index].append(self.score(game, end, outcome, seat, is_solo))
 
     def score(
         self, game: Game, end: Any, outcome: Outcome | None, seat: int, is_solo: bool
     ) -> float:
         """A rollout's worth to `seat`: its outcome's reward (a cut rollout, a draw)."""
         return reward(outcome, seat, is_solo=is_solo)
+
+
+def paired(better: list[float], worse: list[float]) -> list[float]:
+    """Two moves' rewards, determinization by determinization: their differences."""
+    return [a - b for a, b in zip(better, worse, strict=True)]
+
+
+def z_of(differences: list[float]) -> float:
+    """How many standard errors the mean of `differences` (at least two) is above 0;
+    +-inf when they are all the same and not 0, 0 when they are all 0."""
+    mean = statistics.fmean(differences)
+    error = statistics.stdev(differences) / math.sqrt(len(differences))
+    if error == 0:
+        return 0.0 if mean == 0 else math.copysign(math.inf, mean)
+    return mean / error
