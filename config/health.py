@@ -41,6 +41,7 @@ from django.views.decorators.http import require_GET
 
 from config import redis_clients
 
+ALIVE = {"process": "up"}  # liveness: the process answers, nothing else is asked
 PING_TIMEOUT = 0.5  # seconds, for connecting, for the answer, and for a free connection
 
 
@@ -48,7 +49,7 @@ PING_TIMEOUT = 0.5  # seconds, for connecting, for the answer, and for a free co
 @never_cache
 def live(request: HttpRequest) -> JsonResponse:
     """The process answers: no database, no Redis."""
-    return JsonResponse({"process": "up"})
+    return JsonResponse(ALIVE)
 
 
 @require_GET
@@ -157,8 +158,7 @@ class HealthChecks:
             await self.app(scope, receive, send)
             return
         if path == LIVE:
-            report: dict[str, str] = {"process": "up"}
-            status = 200
+            report, status = ALIVE, 200
         else:
             loop = asyncio.get_running_loop()
             report, status = await loop.run_in_executor(self.executor, _readiness_apart)
