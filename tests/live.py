@@ -251,6 +251,17 @@ def live_server(env: dict[str, str], log_path: Path) -> Iterator[LiveServer]:
 
 
 @contextmanager
+def served(directory: Path, **overrides: str) -> Iterator[LiveServer]:
+    """A server of its own: a fresh database, migrated, and uvicorn on it (`server_env`
+    with `overrides`), its log in `directory`; all of it gone when the block ends."""
+    with fresh_database(directory) as database_url:
+        env = server_env(database_url, **overrides)
+        prepare_database(env)
+        with live_server(env, directory / "server.log") as server:
+            yield server
+
+
+@contextmanager
 def live_celery_worker(env: dict[str, str], log_path: Path) -> Iterator[LiveProcess]:
     """A real Celery worker (one process, `--pool solo`) on the broker `env` names."""
     command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo"]

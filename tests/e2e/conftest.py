@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import pytest
 
-from tests.live import LiveServer, fresh_database, live_server, prepare_database, server_env
+from tests.live import LiveServer, served
 from tests.push_service import PushService, push_service, vapid_key_pair
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -30,12 +30,8 @@ CHROMIUM_ARGS = [
 @pytest.fixture(scope="session")
 def e2e_server(tmp_path_factory) -> Iterator[LiveServer]:
     """uvicorn serving the project (DEBUG=0, eager Celery) on a free port and a fresh DB."""
-    directory = tmp_path_factory.mktemp("e2e-server")
-    with fresh_database(directory) as database_url:
-        env = server_env(database_url)
-        prepare_database(env)
-        with live_server(env, directory / "server.log") as server:
-            yield server
+    with served(tmp_path_factory.mktemp("e2e-server")) as server:
+        yield server
 
 
 class PushServer(NamedTuple):
@@ -54,16 +50,16 @@ def push_server(tmp_path_factory) -> Iterator[PushServer]:
     """
     public, private = vapid_key_pair()
     directory = tmp_path_factory.mktemp("push-server")
-    with push_service() as service, fresh_database(directory) as database_url:
-        env = server_env(
-            database_url,
+    with (
+        push_service() as service,
+        served(
+            directory,
             WEBPUSH_VAPID_PUBLIC_KEY=public,
             WEBPUSH_VAPID_PRIVATE_KEY=private,
             WEBPUSH_ALLOW_LOCALHOST="1",
-        )
-        prepare_database(env)
-        with live_server(env, directory / "server.log") as server:
-            yield PushServer(server, service, public)
+        ) as server,
+    ):
+        yield PushServer(server, service, public)
 
 
 @pytest.fixture(autouse=True)
