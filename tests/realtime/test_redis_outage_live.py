@@ -180,18 +180,28 @@ def test_with_redis_killed_moves_commit_pages_render_and_pushes_resume(live):
     """Last in this module: it kills the throwaway Redis and starts another."""
     redis, server, (ann, ben), spectator = live
     time.sleep(6)  # past the retry interval: both processes use Redis again after the hang
-    mover, other = to_move(ann, ben)
-    with other.socket() as socket:
-        socket.recv(timeout=WAIT)  # the hello: grouped, presence recorded
-        ply, _, _ = play(ann, ben)
-        assert pushed_ply(socket, ply) == ply  # pushes work before the outage
+    # Pushes work before the outage. A process whose last call in the hang above failed
+    # just before the resume may still go without Redis for up to RETRY_SECONDS: a push
+    # lost then is healed by the page's poll, as designed, so a later move's push counts.
+    deadline = time.monotonic() + WAIT
+    while True:
+        _mover, other = to_move(ann, ben)
+        with other.socket() as socket:
+            socket.recv(timeout=WAIT)  # the hello: grouped, presence recorded
+            ply, _, _ = play(ann, ben)
+            try:
+                assert pushed_ply(socket, ply, within=RETRY_SECONDS + 1) == ply
+            except TimeoutError:
+                assert time.monotonic() < deadline, "pushes never worked before the outage"
+                continue
 
-        seen_by_other = VERSION.search(other.board())[1]
-        mark = len(server.log_path.read_text(errors="replace"))
-        redis.kill()
-        with pytest.raises(ConnectionClosed) as closed:  # its receive loop lost Redis
-            socket.recv(timeout=WAIT)
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+            seen_by_other = VERSION.search(other.board())[1]
+            mark = len(server.log_path.read_text(errors="replace"))
+            redis.kill()
+            with pytest.raises(ConnectionClosed) as closed:  # its receive loop lost Redis
+                socket.recv(timeout=WAIT)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+        break
 
     # Redis is down: pages render, moves commit, boards catch up by polling.
     started = time.monotonic()
