@@ -1,7 +1,10 @@
 // The site header on a phone: one row, the navigation and account links behind a menu
-// button (#site-menu). Without JavaScript the menu stays open below the row.
+// button (#site-menu). Without JavaScript the menu stays open below the row and the button
+// is not shown (cardhall.css). Loaded in <head> without `defer`, so the page is marked as
+// having the menu before its first paint: a phone never shows the open header first.
 (function () {
   "use strict";
+  document.documentElement.classList.add("has-menu-js");
   function setOpen(toggle, menu, open) {
     toggle.setAttribute("aria-expanded", open ? "true" : "false");
     menu.classList.toggle("is-open", open);
@@ -10,8 +13,6 @@
     var toggle = document.querySelector(".menu-toggle");
     var menu = document.getElementById("site-menu");
     if (!toggle || !menu) return;
-    document.documentElement.classList.add("has-menu-js");
-    toggle.hidden = false;
     toggle.addEventListener("click", function () {
       setOpen(toggle, menu, toggle.getAttribute("aria-expanded") !== "true");
     });
