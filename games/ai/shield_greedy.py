@@ -11,7 +11,8 @@ both are valued as a uniform draw of 1..13 (the deck's own spread of values). Th
   another's is worth what it opens up when theirs is high; storing is a small investment;
 - stored cards are added to an attack one at a time (each is seen before the next),
   while the damage or knockout chance one more card is expected to add, looking two
-  boosts ahead, beats keeping it; they are never given away.
+  boosts ahead, beats keeping it; they are never given away. An attack is valued with
+  the same look ahead at the boosts its stored cards allow.
 Reads only the view: shields, HP and stored counts are public, and its own pending attack.
 
 Measured: about 82% of the wins in 4-player matches against three random bots (a fair
@@ -92,13 +93,13 @@ def _attack_score(
     stored = me["stored_count"] - committed
     can_boost = stored > 0 and view["options"]["boost"] == "after_draw"
     base = 7 * committed  # cards committed before the draw count at their mean
+    key = (target["shield_value"], target["hp"], target["stored_count"])
     total = 0.0
     for value in VALUES:
         power = base + value
         now = _outcome(power, target)
         if can_boost:
-            later = sum(_outcome(power + extra, target) for extra in VALUES) / 13 - STORED_CARD
-            now = max(now, later)
+            now = max(now, _boosted(power, stored, key))
         total += now
     return total / 13 - STORED_CARD * committed
 
@@ -111,11 +112,19 @@ def _boost_score(view: dict[str, Any], move: Move) -> float:
         return _outcome(power, target)
     if move["count"] > 1:
         return -100.0  # one at a time sees each card before the next: never worse
-    left = view["players"][view["seat"]]["stored_count"] - 1
+    stored = view["players"][view["seat"]]["stored_count"]
     key = (target["shield_value"], target["hp"], target["stored_count"])
-    return sum(_best(power + extra, min(left, LOOKAHEAD), key) for extra in VALUES) / 13 - (
-        STORED_CARD
-    )
+    return _boosted(power, stored, key)
+
+
+def _boosted(power: int, stored: int, target: tuple[int, int, int]) -> float:
+    """An attack of this power with one stored card added (of `stored` held), boosting on
+    while that is expected to pay, up to LOOKAHEAD further cards. The attack's own worth
+    uses this too: one stored card priced at a single boost made storing look better than
+    attacking into a high shield for ever (Normal stored 3,000 turns in a row behind 32
+    cards against a King)."""
+    left = min(stored - 1, LOOKAHEAD)
+    return sum(_best(power + extra, left, target) for extra in VALUES) / 13 - STORED_CARD
 
 
 @lru_cache(maxsize=4096)

@@ -107,3 +107,26 @@ def test_greedy_finishes_off_a_player_it_can_put_out() -> None:
     state = laid_out(["KC", "6D", "4H"], [20, 4, 9], ["KS"], [[], ["9S"], []])
     state, _events = GAME.apply(state, 1, {"type": "attack", "target": 2})  # 13 - 4 = 9 HP
     assert greedy_move(state) == {"type": "resolve"}
+
+
+def test_greedy_attacks_a_king_once_it_holds_the_cards_to_break_it() -> None:
+    """Two players behind Kings, neither near the end: a bare draw never beats a King, a pile
+    of stored cards boosts past it. The attack is valued with the boosts the pile allows;
+    valued with a single boost, storing looked better for ever (Normal stored thousands of
+    turns in a row behind 32 cards, against a player who only attacked)."""
+    hands = [["2C", "3C", "4C", "KC"], ["2D", "3D", "4D", "KD"]]
+
+    def behind_kings(stored: list[str]) -> Any:
+        placed = {card for hand in hands for card in hand} | set(stored)
+        deal = {
+            "hands": hands,
+            "deck": [name for name in NAMES if name not in placed],
+            "shields": ["KC", "KD"],
+            "hp": [30, 10],
+            "stored": [[], stored],
+        }
+        return GAME.new(2, deal_seed(4), {"deal": deal})
+
+    assert greedy_move(behind_kings([]))["type"] != "attack"
+    armed = behind_kings(["7S", "9S", "8S", "10S", "JS", "QS", "7H", "8H", "9H", "10H"])
+    assert greedy_move(armed) == {"type": "attack", "target": 0}
