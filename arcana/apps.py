@@ -15,5 +15,5 @@ class ArcanaConfig(AppConfig):
         from games import effects
         from progression.services import players
 
-        effects.match_finished_hook_register("arcana.pve", pve.fight_result_record)
+        effects.hook_register("match_finished", "arcana.pve", pve.fight_result_record)
         players.collection_grant_register(services.collection_grant)

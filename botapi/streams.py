@@ -11,12 +11,12 @@ games.notifications, the user's group of inbox.push): a push is only a signal, t
 sent is always re-read from the database through the selectors, so a stream never carries
 more than the seat's own view. The match streams of one (match, seat) in a process share
 one reader (botapi.feeds: one read and one encoded line per change, however many streams
-follow it). A match stream marks the seat present (inbox.presence), so the pushes are sent
+follow it). A match stream marks the seat present (games.presence), so the pushes are sent
 to it as to an open page. Every KEEPALIVE seconds without a change an empty line keeps the
 connection open; the state is re-read anyway now and then (the events stream at each
 keep-alive, a match feed every RESYNC seconds): a lost push delays a line, never loses it.
 Neither holds a database connection between two reads: each read returns its connection
-(close_old_connections), and the ASGI cap on concurrent requests (config.asgi) does not
+(close_old_connections), and the ASGI cap on concurrent requests (web.asgi) does not
 count the streams (they are bounded by the account's open-stream limit instead).
 """
 
@@ -38,9 +38,9 @@ from django.views.decorators.http import require_GET
 from botapi import feeds, limits, selectors
 from botapi.errors import ApiError, NotFound, ScopeMissing, TokenRefused
 from botapi.models import ApiToken
+from games import presence
 from games import selectors as game_selectors
 from games.notifications import group_for_seat, group_for_spectators
-from inbox import presence
 from inbox.push import group_for_user
 
 logger = logging.getLogger(__name__)

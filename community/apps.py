@@ -6,6 +6,8 @@ class CommunityConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from community import admission
+        from community import admission, pushes
+        from games import notifications
 
         admission.register_checks()
+        notifications.reach_check_register(pushes.REACH, pushes.line_reaches)

@@ -1,15 +1,27 @@
 """A new chat line, pushed after its commit over the match socket (games.notifications'
 groups): the seats' room to each seated player but its sender, the spectators' room to the
 spectators' group. The socket drops it for a page whose user turned chat off or is on
-either side of a block with the sender (`community.selectors.chat_reaches`)."""
+either side of a block with the sender: `line_reaches`, registered with
+`games.notifications` as the "chat" reach from `CommunityConfig.ready`."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.template.loader import render_to_string
 
 from community.models import ChatMessage
+from community.selectors import chat_reaches
 from games import notifications
 from games.models import Seat
+
+REACH = "chat"
+
+
+def line_reaches(*, user: Any, event: dict[str, Any]) -> bool:
+    """A chat line reaches a page whose user has chat on, is not its sender, and is on
+    neither side of a block with the sender."""
+    return chat_reaches(user=user, sender_id=event["sender_id"])
 
 
 def chat_line_sent(*, message_id: int) -> None:
@@ -17,7 +29,7 @@ def chat_line_sent(*, message_id: int) -> None:
     if line is None or line.removed is not None:
         return
     html = render_to_string("community/chat.html#pushed", {"line": line, "room": line.room})
-    event = {"type": "chat.push", "html": html, "sender_id": line.sender_id}
+    event = {"type": "line.push", "reach": REACH, "html": html, "sender_id": line.sender_id}
     if line.room == ChatMessage.Room.WATCH:
         notifications.group_send(notifications.group_for_spectators(line.match_id), event)
         return

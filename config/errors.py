@@ -1,4 +1,4 @@
-"""The site's error pages: Django's handler400/403/404/500 (config.urls) and the 404 that
+"""The site's error pages: Django's handler400/403/404/500 (web.urls) and the 404 that
 views answer with when a thing is not there or not theirs to see.
 
 They import nothing of the apps, so any view may use them. The 429 page is

@@ -17,7 +17,7 @@ Where it is recorded:
   Django (config/overload.py);
 - `services.move_submit`: `timed_move_submit`;
 - push lag and failed pushes: games/notifications.py;
-- open sockets: `SocketMetrics`, around the ASGI application (config/asgi.py);
+- open sockets: `SocketMetrics`, around the ASGI application (web/asgi.py);
 - the connection pool: a sampler thread per web process (`PoolSampler`);
 - tasks: Celery signals below (duration, failures, workers alive).
 """
@@ -170,25 +170,28 @@ _submit_outcomes = {
 }
 
 
-def timed_move_submit(submit: F) -> F:
-    """Times `services.move_submit`: committed, refused (a domain error) or failed."""
-    from games.errors import MatchError
+def timed_move_submit(refused: type[Exception]) -> Callable[[F], F]:
+    """Times `services.move_submit`: committed, refused (a domain error: `refused`, which
+    the games app names, so config imports no app) or failed."""
 
-    @functools.wraps(submit)
-    def timed(*args: Any, **kwargs: Any) -> Any:
-        started = time.perf_counter()
-        outcome = "failed"
-        try:
-            result = submit(*args, **kwargs)
-            outcome = "committed"
-            return result
-        except MatchError:
-            outcome = "refused"
-            raise
-        finally:
-            _submit_outcomes[outcome].observe(time.perf_counter() - started)
+    def decorate(submit: F) -> F:
+        @functools.wraps(submit)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            outcome = "failed"
+            try:
+                result = submit(*args, **kwargs)
+                outcome = "committed"
+                return result
+            except refused:
+                outcome = "refused"
+                raise
+            finally:
+                _submit_outcomes[outcome].observe(time.perf_counter() - started)
 
-    return timed  # type: ignore[return-value]
+        return timed  # type: ignore[return-value]
+
+    return decorate
 
 
 class SocketMetrics:

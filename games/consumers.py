@@ -11,8 +11,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from config.channel_layer import ClosesWhenLayerIsDown
-from games import notifications, selectors
-from inbox import presence
+from games import notifications, presence, selectors
 
 
 def socket_group_for(*, match_id: int, user: Any) -> str | None:
@@ -42,7 +41,7 @@ class MatchConsumer(ClosesWhenLayerIsDown, AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         # Reminders skip a player who has this match open, and boards nobody has open are
-        # not rendered (inbox.presence).
+        # not rendered (games.presence).
         self.watching = await presence.opened(
             user=self.scope.get("user"),
             match_id=match_id,
@@ -67,11 +66,9 @@ class MatchConsumer(ClosesWhenLayerIsDown, AsyncWebsocketConsumer):
         """A change pushed with no board (only programs' streams were listening when it was
         sent): a page that has just opened fetched its board on connect."""
 
-    async def chat_push(self, event: dict) -> None:
-        """A chat line (community.pushes), dropped for a user with chat off or on either
-        side of a block with its sender (community.selectors.chat_reaches)."""
-        from community import selectors as chat
-
+    async def line_push(self, event: dict) -> None:
+        """A line another app pushes (community's chat), sent on only where the check that
+        app registered lets it reach this page's user (`notifications.reaches`)."""
         user = self.scope.get("user")
-        if await database_sync_to_async(chat.chat_reaches)(user=user, sender_id=event["sender_id"]):
+        if await database_sync_to_async(notifications.reaches)(user=user, event=event):
             await self.send(text_data=event["html"])

@@ -7,11 +7,12 @@ resignation, a timeout, a new table or a pause sets off; nothing else reacts to 
 
 Inside the transaction (commits or rolls back with the change itself):
 1. `match_finished`: ratings, then progression credit (XP, coins, quests, achievements),
-   then the hooks that apps above `games` registered (`match_finished_hook_register`, from
-   their `AppConfig.ready`): today only Arcana's, a PvE fight's record and first-clear
+   then the hooks that apps above `games` registered at "match_finished" (`hook_register`,
+   from their `AppConfig.ready`): today only Arcana's, a PvE fight's record and first-clear
    reward (`arcana.pve.fight_result_record`). Each runs exactly once per match and player,
    each in its own savepoint so that a bug there is logged and never undoes the result.
-2. `turn_ended`: the seat's "your turn" notices stop counting as unread.
+2. `turn_ended`: the hooks registered at "turn_ended": today only the inbox's, the seat's
+   "your turn" notices stop counting as unread (`inbox.services.turn_ended`).
 
 After the commit (`transaction.on_commit(robust=True)`: each may fail, be lost or run twice
 without harm; a failure is logged, never an error for what was committed):
@@ -20,9 +21,10 @@ without harm; a failure is logged, never an error for what was committed):
    A result's credit (step 1) is committed before these run, so the board pushed at the
    end shows what the match earned, with the player's header level bar out of band
    (`games.rendering.board_html`).
-4. inbox notices and reminders: `match_finished` (the result), `turn_started` (the "your
-   turn" reminder, for a player who does not have the match open), `seat_invited`,
-   `pause_requested`, `match_ruled` (an admin aborted or adjudicated the match: why).
+4. inbox notices and reminders, sent by task name (`task_send`: inbox sits above games):
+   `match_finished` (the result), `turn_started` (the "your turn" reminder, for a player
+   who does not have the match open), `seat_invited`, `pause_requested`, `match_ruled` (an
+   admin aborted or adjudicated the match: why).
 
 The services call `match_changed` before `match_finished` and the clock's `turn_*`, so the
 after-commit work runs in the order above: pushes, the AI task, then inbox.
@@ -37,6 +39,8 @@ from typing import Any
 
 from django.db import transaction
 
+from config.celery_app import task_send
+
 logger = logging.getLogger(__name__)
 
 # Set while automatic seats are being played in a loop, so each move's after-commit step
@@ -50,25 +54,30 @@ def _after_commit(step: Callable[[], Any]) -> None:
     transaction.on_commit(step, robust=True)
 
 
-# --- hooks: what apps above `games` do with a result ------------------------------------------
+# --- hooks: what apps above `games` do at a step ----------------------------------------------
 
-# name -> hook(match=...), run in the order registered. `games` imports none of those apps
-# (no import circle, no arrow back up): each registers its hook in its AppConfig.ready.
-_match_finished_hooks: dict[str, Callable[..., None]] = {}
-
-
-def match_finished_hook_register(name: str, hook: Callable[..., None]) -> None:
-    """Run `hook(match=match)` in every result's transaction, after ratings and progression.
-
-    The hook's contract is `match_finished`'s: the Match row is locked; never raise (do the
-    work in a savepoint of your own, log a failure and retry after the commit); write at
-    most once per match. Registering a name again replaces its hook (`ready` may run twice)."""
-    _match_finished_hooks[name] = hook
+# step -> name -> hook, run in the order registered. `games` imports none of the apps that
+# register them (no import circle, no arrow back up): each registers in its AppConfig.ready.
+# - "match_finished", hook(match=...): after ratings and progression credit (arcana.pve).
+# - "turn_ended", hook(match=..., seat=...): a seat's turn is over (inbox: its notices).
+HOOK_STEPS = ("match_finished", "turn_ended")
+_hooks: dict[str, dict[str, Callable[..., None]]] = {step: {} for step in HOOK_STEPS}
 
 
-def match_finished_hooks() -> list[str]:
-    """The names of the registered hooks, in the order they run."""
-    return list(_match_finished_hooks)
+def hook_register(step: str, name: str, hook: Callable[..., None]) -> None:
+    """Run `hook` at `step` (one of HOOK_STEPS), inside the change's transaction.
+
+    The hook's contract is its step's: the Match row is locked; never raise (do the work in
+    a savepoint of your own, log a failure and retry after the commit); write at most once
+    per change. Registering a name again replaces its hook (`ready` may run twice)."""
+    if step not in _hooks:
+        raise ValueError(f"No step {step!r} to hook into (the steps: {', '.join(HOOK_STEPS)}).")
+    _hooks[step][name] = hook
+
+
+def hooks(step: str) -> list[str]:
+    """The names of the hooks registered at `step`, in the order they run."""
+    return list(_hooks[step])
 
 
 # --- 1. a result (inside the transaction) -----------------------------------------------------
@@ -76,7 +85,6 @@ def match_finished_hooks() -> list[str]:
 
 def match_finished(*, match: Any) -> None:
     """The match (locked, just saved as finished) has a result."""
-    from inbox import tasks as inbox_tasks
     from progression import services as progression
     from ratings import services as ratings
 
@@ -85,21 +93,20 @@ def match_finished(*, match: Any) -> None:
     except Exception:  # rolled back to match_rate's savepoint; `ratings_backfill` retries
         logger.exception("Rating match %s failed; it stays unrated for now.", match.pk)
     progression.match_result_record(match=match)
-    for hook in _match_finished_hooks.values():  # arcana: a PvE fight, cleared or an attempt
+    for hook in _hooks["match_finished"].values():  # arcana: a PvE fight, cleared or not
         hook(match=match)
     match_id = match.pk
-    _after_commit(lambda: inbox_tasks.notify_finished.delay(match_id))
+    _after_commit(lambda: task_send("inbox.tasks.notify_finished", match_id))
 
 
 # --- 2. turns (inside the transaction; reminders after it) -----------------------------------
 
 
 def turn_ended(*, match: Any, seat: Any) -> None:
-    """`seat` has moved, or no longer acts: its turn notices are no longer news."""
-    from inbox import services as inbox
-
-    if seat.user_id is not None:
-        inbox.turn_notifications_settle(user_id=seat.user_id, match_id=match.pk)
+    """`seat` has moved, or no longer acts: the "turn_ended" hooks (inbox: the seat's turn
+    notices are no longer news)."""
+    for hook in _hooks["turn_ended"].values():
+        hook(match=match, seat=seat)
 
 
 def turn_started(*, match: Any, seat: Any) -> None:
@@ -109,13 +116,11 @@ def turn_started(*, match: Any, seat: Any) -> None:
     minute) reminds them then. So a live game costs no task per move. Never in a solo run;
     against the AI only, never at once: the AI answers in a moment, and the beat reminds a
     player who left the board a minute on (`inbox.centre`)."""
-    from inbox import centre, presence
-    from inbox import selectors as inbox_selectors
-    from inbox import tasks as inbox_tasks
+    from games import presence, selectors
 
     if seat.is_ai or seat.user_id is None or seat.turn_started is None:
         return
-    if centre.is_solo(match=match) or inbox_selectors.is_against_ai_only(
+    if selectors.is_solo(match=match) or selectors.is_against_ai_only(
         match=match, user_id=seat.user_id
     ):
         return  # a solo run: never; against the AI: the beat's, a minute on, if not looking
@@ -124,7 +129,7 @@ def turn_started(*, match: Any, seat: Any) -> None:
 
     def remind() -> None:
         if not presence.is_present(user_id=user_id, match_id=match_id):
-            inbox_tasks.remind_turn.delay(seat_id, started)
+            task_send("inbox.tasks.remind_turn", seat_id, started)
 
     _after_commit(remind)
 
@@ -138,7 +143,6 @@ def match_changed(*, match: Any) -> None:
 
 
 def _push_and_advance(match: Any) -> None:
-    from config.celery_app import task_send
     from games import notifications, selectors
 
     if "seats" not in getattr(match, "_prefetched_objects_cache", {}):
@@ -159,18 +163,14 @@ def _push_and_advance(match: Any) -> None:
 
 def seat_invited(*, match: Any, seat: Any) -> None:
     """A named player was invited to a seat (a new table or a rematch)."""
-    from inbox import tasks as inbox_tasks
-
     seat_id = seat.pk
-    _after_commit(lambda: inbox_tasks.notify_invitation.delay(seat_id))
+    _after_commit(lambda: task_send("inbox.tasks.notify_invitation", seat_id))
 
 
 def pause_requested(*, match: Any, seat: Any) -> None:
     """A player asked to pause; the others must agree."""
-    from inbox import tasks as inbox_tasks
-
     match_id, votes, asked_at = match.pk, match.pause_votes, match.updated.isoformat()
-    _after_commit(lambda: inbox_tasks.notify_pause.delay(match_id, votes, asked_at))
+    _after_commit(lambda: task_send("inbox.tasks.notify_pause", match_id, votes, asked_at))
 
 
 # --- 5. an admin's ruling (notices after the commit) -------------------------------------------
@@ -181,7 +181,5 @@ def match_ruled(*, match: Any) -> None:
     hears what was decided and why. An adjudicated result has already gone through
     `match_finished` (ratings, progression, the result notice); an aborted match is
     cancelled: unrated, no credit, nothing else follows."""
-    from inbox import tasks as inbox_tasks
-
     match_id = match.pk
-    _after_commit(lambda: inbox_tasks.notify_ruled.delay(match_id))
+    _after_commit(lambda: task_send("inbox.tasks.notify_ruled", match_id))

@@ -12,7 +12,7 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -20,8 +20,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.urls import reverse
 
 from config import metrics
-from games import rendering
-from inbox import presence
+from games import presence, rendering
 
 logger = logging.getLogger(__name__)
 
@@ -43,6 +42,27 @@ def sync_fragment(match_id: int) -> str:
     )
 
 
+# --- lines other apps push over the match socket --------------------------------------------
+
+# reach -> check(*, user, event) -> bool: whether a pushed line reaches a page of `user`.
+# An app above `games` that pushes lines over the match socket (community's chat) sends
+# {"type": "line.push", "reach": <its name>, "html": ..., ...} to these groups and registers
+# its check from its AppConfig.ready; `games` imports none of those apps.
+_reach_checks: dict[str, Callable[..., bool]] = {}
+
+
+def reach_check_register(reach: str, check: Callable[..., bool]) -> None:
+    """Registering a name again replaces its check (`ready` may run twice)."""
+    _reach_checks[reach] = check
+
+
+def reaches(*, user: Any, event: dict[str, Any]) -> bool:
+    """Does the pushed line `event` reach a page of `user`? A line whose check is not
+    registered reaches nobody."""
+    check = _reach_checks.get(event.get("reach", ""))
+    return check is not None and check(user=user, event=event)
+
+
 # "Something changed", with no board: sent where only programs' streams listen (the Bot
 # API's feeds read their seat's own view); a page that gets it ignores it.
 CHANGED: dict[str, Any] = {"type": "board.changed"}
@@ -51,7 +71,7 @@ CHANGED: dict[str, Any] = {"type": "board.changed"}
 def match_changed(*, match: Any) -> None:
     """Push the new board to every open page of the match: each connected seat its own,
     the spectators theirs. A seat with no page open, or a match nobody watches, costs no
-    render (`inbox.presence`; when presence cannot be read, everyone is pushed to), and a
+    render (`games.presence`; when presence cannot be read, everyone is pushed to), and a
     seat followed only by a program's stream gets a bare CHANGED. The boards are rendered
     first and sent together, in one hand-over to the sender loop."""
     started = time.perf_counter()  # just after the commit: effects runs the pushes first

@@ -7,3 +7,12 @@ class InboxConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "inbox"
     verbose_name = "Notifications"
+
+    def ready(self) -> None:
+        # The inbox sits above `games`, which imports nothing of it: a seat's turn ending
+        # settles its notices through games.effects' "turn_ended" hook; the notices and
+        # reminders that follow a change are sent by task name (docs/architecture.md).
+        from games import effects
+        from inbox import services
+
+        effects.hook_register("turn_ended", "inbox", services.turn_ended)

@@ -22,7 +22,7 @@ from typing import Any
 
 from django.db.models import Case, Count, F, Max, Q, QuerySet, Value, When
 
-from inbox import selectors
+from games.selectors import is_against_ai_only
 from inbox.models import Notification
 
 PAGE_SIZE = 20  # groups per page
@@ -36,17 +36,11 @@ KINDS = {  # the kind filter's choices (digests are email only), in the list's o
 # --- which notices are not worth a row -------------------------------------------------------
 
 
-def is_solo(*, match: Any) -> bool:
-    """A run played alone (BaniraCards' practice and weekly runs): nobody to wait for, and
-    its player is the only one who acts, so no notice about it is news."""
-    return match is not None and match.size == 1
-
-
 def turn_notice_waits(*, match: Any, user_id: int | None, turn_started: Any, now: Any) -> bool:
     """Against the AI only, "your turn" is the beat's, once AI_GRACE has passed since the
     turn began: the AI answers at once, and a player who just made a move or opened the
     table is on the board by then (and is then not notified at all)."""
-    is_ai_only = selectors.is_against_ai_only(match=match, user_id=user_id)
+    is_ai_only = is_against_ai_only(match=match, user_id=user_id)
     return is_ai_only and now - turn_started < AI_GRACE
 
 
@@ -96,8 +90,10 @@ def page_for(*, user: Any, number: int = 1, kind: str = "", size: int = PAGE_SIZ
     to know whether an older page exists), their newest notices, and their kinds."""
     rows = _shown(user=user, kind=kind)
     # The group: its match, else the notice itself (a notice without a match stands alone).
+    # No ordering inside the union's parts (the notices' Meta.ordering): SQLite refuses it.
     heads = list(
         rows.filter(match_id__isnull=False)
+        .order_by()
         .values("match_id")
         .annotate(
             latest_id=Max("pk"),
@@ -108,6 +104,7 @@ def page_for(*, user: Any, number: int = 1, kind: str = "", size: int = PAGE_SIZ
         .values_list("latest_id", "latest_at", "count", "unread")
         .union(
             rows.filter(match_id__isnull=True)
+            .order_by()
             .annotate(
                 latest_id=F("pk"),
                 latest_at=F("created"),

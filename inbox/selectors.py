@@ -80,7 +80,3 @@ def opponents_of(*, match: Match, user_id: int | None) -> list[str]:
         None,
     )
     return opponent_names(match=match, seat_index=mine)
-
-
-def is_against_ai_only(*, match: Match, user_id: int | None) -> bool:
-    return all(seat.is_ai for seat in match.seats.all() if seat.user_id != user_id)

@@ -7,7 +7,7 @@ an email task) after the commit. The email itself is claimed with a conditional 
 
 What is sent (see docs/notifications.md): your turn · running late (80% of the time used)
 · invited to a match · a rematch offered · a pause asked for · a match finished · the
-daily digest. Reminders skip a player who has the match open right now (inbox.presence).
+daily digest. Reminders skip a player who has the match open right now (games.presence).
 """
 
 from __future__ import annotations
@@ -26,8 +26,10 @@ from django.utils import timezone
 from django.utils.timesince import timeuntil
 
 from config.celery_app import task_send
+from games import presence
 from games.models import Match, Seat
-from inbox import centre, presence, selectors, webpush
+from games.selectors import is_against_ai_only, is_solo
+from inbox import centre, selectors, webpush
 from inbox.errors import BadSettings, PushUnavailable
 from inbox.models import (
     EMAILED_KINDS,
@@ -297,6 +299,13 @@ def notifications_mark_read(
     return unread.update(read_at=now or timezone.now())
 
 
+def turn_ended(*, match: Match, seat: Seat) -> None:
+    """`seat` has moved, or no longer acts (games.effects' "turn_ended" hook, registered in
+    `InboxConfig.ready`): its player's turn notices for the match are no longer news."""
+    if seat.user_id is not None:
+        turn_notifications_settle(user_id=seat.user_id, match_id=match.pk)
+
+
 def turn_notifications_settle(
     *, user_id: int, match_id: int, now: dt.datetime | None = None
 ) -> int:
@@ -337,7 +346,7 @@ def turn_remind(
         return None
     if seat.autoplay and now - seat.turn_started < AUTOPLAY_GRACE:
         return None
-    if centre.is_solo(match=match):  # a run played alone: nobody else ever moves
+    if is_solo(match=match):  # a run played alone: nobody else ever moves
         return None
     if centre.turn_notice_waits(
         match=match, user_id=seat.user_id, turn_started=seat.turn_started, now=now
@@ -350,7 +359,7 @@ def turn_remind(
         text=f"Your turn in {_match_line(match, seat.user_id)}",
         match=match,
         is_present=presence.is_present(user_id=seat.user_id, match_id=match.pk),
-        may_email=not selectors.is_against_ai_only(match=match, user_id=seat.user_id),
+        may_email=not is_against_ai_only(match=match, user_id=seat.user_id),
     )
 
 
@@ -371,7 +380,7 @@ def late_remind(*, seat: Seat, now: dt.datetime | None = None) -> Notification |
     if presence.is_present(user_id=seat.user_id, match_id=seat.match_id):
         return None
     match = seat.match
-    if centre.is_solo(match=match):
+    if is_solo(match=match):
         return None
     left = timeuntil(seat.deadline, now)
     return notification_send(
@@ -380,7 +389,7 @@ def late_remind(*, seat: Seat, now: dt.datetime | None = None) -> Notification |
         key=f"late:{seat.pk}:{seat.deadline.isoformat()}",
         text=f"{left} left to move in {_match_line(match, seat.user_id)}",
         match=match,
-        may_email=not selectors.is_against_ai_only(match=match, user_id=seat.user_id),
+        may_email=not is_against_ai_only(match=match, user_id=seat.user_id),
     )
 
 
@@ -490,7 +499,7 @@ def finished_notify(*, match_id: int) -> int:
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.status != Match.Status.FINISHED or match.tutorial:
         return 0
-    if centre.is_solo(match=match):  # its player saw the run end: no notice of it
+    if is_solo(match=match):  # its player saw the run end: no notice of it
         return 0
     winners = set((match.outcome or {}).get("winners") or [])
     sent = 0

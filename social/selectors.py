@@ -15,8 +15,8 @@ from django.db.models import Q
 from django.urls import reverse
 
 from accounts.names import display_name
+from games import presence
 from games.models import Match, Seat
-from inbox import presence
 from social.models import Block, Follow, Visibility
 
 MAX_PRESENCE_MATCHES = 50  # the most friends' matches read for presence on one page
@@ -131,7 +131,7 @@ def _consents(player: Any) -> bool:
 def online_ids(*, user_ids: Iterable[int]) -> set[int] | None:
     """Which of `user_ids` are online: have one of their matches open in a page right now.
 
-    Presence is what inbox.presence already records for reminders (one entry per player and
+    Presence is what games.presence already records for reminders (one entry per player and
     match page, kept alive by the match socket's heartbeat): nothing is tracked twice. None
     when the cache cannot tell (Redis down)."""
     user_ids = set(user_ids)

@@ -1,7 +1,7 @@
 """The production shape, started on a fresh database and always stopped again.
 
 A new PostgreSQL database `cardhall_load_<random>` (dropped at the end), migrate and
-collectstatic, `uvicorn config.asgi:application --workers 2` with DEBUG=0, and one Celery
+collectstatic, `uvicorn web.asgi:application --workers 2` with DEBUG=0, and one Celery
 worker (concurrency 1) on its own Redis database. Redis is shared: the run uses its own
 database numbers (channel layer /4, cache /5 (the settings' "next database"), broker /6 by
 default) and never flushes anything. Every process is started in its own session, so
@@ -126,7 +126,7 @@ class Stack:
             "uvicorn",
             [
                 str(BIN / "uvicorn"),
-                "config.asgi:application",
+                "web.asgi:application",
                 "--host",
                 "127.0.0.1",
                 "--port",

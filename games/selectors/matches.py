@@ -83,6 +83,17 @@ def automatic_seat_to_act(*, match: Match) -> Seat | None:
     )
 
 
+def is_solo(*, match: Match | None) -> bool:
+    """A run played alone (BaniraCards' practice and weekly runs): nobody to wait for, and
+    its player is the only one who acts, so no notice about it is news."""
+    return match is not None and match.size == 1
+
+
+def is_against_ai_only(*, match: Match, user_id: int | None) -> bool:
+    """Every seat but `user_id`'s is the AI's."""
+    return all(seat.is_ai for seat in match.seats.all() if seat.user_id != user_id)
+
+
 def can_view(*, match: Match, user: Any) -> bool:
     """Anyone may watch a match, except a private run (only its players, until it opens)."""
     return not match.is_private_now or seat_of(match=match, user=user) is not None

@@ -18,6 +18,7 @@ from games.engine.core import IllegalMove
 from games.errors import (
     BadMove,
     InvalidMove,
+    MatchError,
     MatchFinished,
     MatchNotStarted,
     MatchPaused,
@@ -34,7 +35,7 @@ from games.services._shared import FORFEIT, MoveResult, finish, locked, to_act
 MAX_MOVE_BYTES = 4096
 
 
-@metrics.timed_move_submit
+@metrics.timed_move_submit(refused=MatchError)
 def move_submit(
     *, match_id: int, user: Any, ply: int, move: Any, move_id: str | None = None
 ) -> MoveResult:

@@ -1,5 +1,5 @@
 """Open streams against a live server (uvicorn, DEBUG=0): they hold neither a slot of the
-per-process cap on concurrent requests (config.asgi, WEB_CONCURRENCY_LIMIT) nor a database
+per-process cap on concurrent requests (web.asgi, WEB_CONCURRENCY_LIMIT) nor a database
 connection while idle, so more streams than either than the cap or the pool allows stay
 open while pages and API calls still answer."""
 
@@ -75,7 +75,7 @@ def server(tmp_path_factory) -> Iterator[tuple[LiveServer, dict[str, str]]]:
 
 
 def test_the_cap_exempts_exactly_the_two_stream_paths():
-    from config.asgi import BOT_STREAM_PATHS
+    from web.asgi import BOT_STREAM_PATHS
 
     streams = [reverse("botapi_events_stream"), reverse("botapi_match_stream", args=[42])]
     assert all(BOT_STREAM_PATHS.fullmatch(path) for path in streams)

@@ -15,10 +15,10 @@ from django.contrib.staticfiles import finders
 from django.test import Client
 from django.urls import reverse
 
-from config.asgi import application
 from games import boards
 from games.engine import registry
 from games.models import Match
+from web.asgi import application
 
 PLY = re.compile(r'name="ply" value="(\d+)"')
 MOVE_ID = re.compile(r'name="move_id" value="([0-9a-f]+)"')

@@ -8,8 +8,9 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
+from games import presence
 from games import services as games
-from inbox import presence, services, tasks
+from inbox import services, tasks
 from inbox.models import Notification
 from tests.inbox.conftest import LONG_DEAL
 

@@ -7,8 +7,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games import notifications, rendering, selectors
-from inbox import presence
+from games import notifications, presence, rendering, selectors
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

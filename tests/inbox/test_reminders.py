@@ -11,9 +11,10 @@ import datetime as dt
 import pytest
 from django.core import mail
 
+from games import presence
 from games import services as games
 from games.models import Seat
-from inbox import presence, services, tasks
+from inbox import services, tasks
 from inbox.models import Notification
 from tests.inbox.conftest import LONG_DEAL
 

@@ -11,10 +11,10 @@ from channels.testing import WebsocketCommunicator
 from django.core import mail
 from django.test import Client
 
-from config.asgi import application
 from games import services as games
 from inbox.models import Notification
 from tests.inbox.conftest import LONG_DEAL
+from web.asgi import application
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

@@ -10,7 +10,7 @@ from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 
-from config import urls as site_urls
+from web import urls as site_urls
 
 logger = logging.getLogger(__name__)
 
@@ -58,5 +58,5 @@ urlpatterns = [
     path("faulty/database-gone/", database_gone),
     path("faulty/status/<int:status>/", answer),
     path("faulty/chatty/", chatty),
-    path("", include("config.urls")),
+    path("", include("web.urls")),
 ]

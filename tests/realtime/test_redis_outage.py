@@ -147,7 +147,7 @@ def test_presence_is_unknown_while_the_cache_is_down_and_until_heartbeats_are_ba
     after: the entries open pages wrote during the outage were dropped."""
     from django.core.cache import cache
 
-    from inbox import presence
+    from games import presence
 
     monkeypatch.setattr(presence, "PRESENCE_REFRESH", 1.0)
     looking = lambda: presence.looking(match_id=1, user_ids=[7, 8])  # noqa: E731

@@ -362,8 +362,8 @@ class Sweep:
 
     def capture_pushes(self, monkeypatch: Any) -> None:
         """Record every socket send, and render every board a push could carry."""
-        from games import notifications
-        from inbox import presence, push
+        from games import notifications, presence
+        from inbox import push
 
         def record(group: str, message: Mapping[str, Any]) -> None:
             self.pushes.append((group, message["html"]))

@@ -12,7 +12,6 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from config.asgi import application
 from games import replay, services
 from games.engine.core import Chance
 from games.models import Match
@@ -25,6 +24,7 @@ from tests.security.test_leak_sweep import (
 from tests.security.test_leak_sweep import (
     PLIES as SWEEP_PLIES,
 )
+from web.asgi import application
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from games import presence
 from games import services as games_services
-from inbox import presence
 from social import selectors, services
 from social.errors import Blocked, NoSuchPlayer, NotWithYourself
 from social.models import Block, Follow, Visibility

@@ -15,9 +15,9 @@ from django.urls import reverse
 
 from banira.models import PracticeRun
 from config.inputs import BadInput
-from config.routing import websocket_router
 from games.models import Match, Move
 from tests.conftest import EXAMPLE_DEAL
+from web.routing import websocket_router
 
 DEEP = 50_000
 ATTACK = {"type": "attack"}
@@ -322,8 +322,8 @@ def test_a_banira_card_id_as_long_as_the_engine_allows_is_read():
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_the_production_socket_stack_refuses_a_junk_route_too():
-    """Through config.asgi's whole websocket stack (origin check, session auth, router)."""
-    from config.asgi import application
+    """Through web.asgi's whole websocket stack (origin check, session auth, router)."""
+    from web.asgi import application
 
     communicator = WebsocketCommunicator(
         application, f"/ws/matches/{HUGE_ID}/", headers=[(b"origin", b"http://testserver")]

@@ -142,7 +142,7 @@ def _netloc(parts, port: int) -> str:  # noqa: ANN001
 
 def _start(env: dict[str, str], log_path: Path) -> LiveServer:
     port = free_port()
-    command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host",
+    command = [sys.executable, "-m", "uvicorn", "web.asgi:application", "--host",
                "127.0.0.1", "--port", str(port), "--workers", str(WORKERS)]  # fmt: skip
     return LiveServer(_spawn(command, env, log_path), log_path, env, url=f"http://127.0.0.1:{port}")
 

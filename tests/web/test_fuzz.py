@@ -1,7 +1,7 @@
 """Fuzz every URL pattern and every socket route: nothing answers 5xx, no exception escapes.
 
 The patterns are not listed here: they come from the URLconf itself (`get_resolver()`,
-walked recursively, the admin's and allauth's included) and from `config.routing`, so a
+walked recursively, the admin's and allauth's included) and from `web.routing`, so a
 new endpoint is fuzzed the day it is added. Each pattern gets junk path values (ids that
 are no ids, "²", 5,000 digits, NUL, any Unicode), junk query values, junk form fields
 (urlencoded and multipart, with a file at times) and junk JSON bodies (nested 50,000 deep,
@@ -46,16 +46,16 @@ from django.utils.regex_helper import normalize
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from config.routing import websocket_router, websocket_urlpatterns
 from games import rendering, replay, services
 from games.models import Match
 from tests.conftest import EXAMPLE_DEAL
+from web.routing import websocket_router, websocket_urlpatterns
 
 FUZZ_EXAMPLES = 6  # per pattern of this project; each example: every role, GET and POST
 THIRD_PARTY_EXAMPLES = 1  # per pattern of the admin and allauth
 SOCKET_EXAMPLES = 40
 REPO = Path(__file__).resolve().parents[2]
-APPS = ("accounts", "arcana", "banira", "config", "games", "inbox", "progression", "ratings")
+APPS = ("accounts", "arcana", "banira", "config", "games", "inbox", "progression", "ratings", "web")
 DEEP = 50_000
 
 # --- the URLconf, walked ---------------------------------------------------------------------

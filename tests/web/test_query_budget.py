@@ -14,9 +14,8 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
-from games import rendering, selectors
+from games import presence, rendering, selectors
 from games.models import Match, Move
-from inbox import presence
 
 MOVE_BUDGET = 12
 BOARD_BUDGET = 4

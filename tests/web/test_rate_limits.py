@@ -20,10 +20,10 @@ from django.test import RequestFactory, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, path
 
 from config import ratelimit
-from config.urls import urlpatterns as site_urlpatterns
 from games.models import Move
 from tests.conftest import EXAMPLE_DEAL
 from tests.realtime.live_redis import REDIS_SERVER, needs_redis, throwaway_redis
+from web.urls import urlpatterns as site_urlpatterns
 
 ATTACK = json.dumps({"type": "attack"})
 

@@ -2,8 +2,9 @@ from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
 
-from config import csp_reports, health, pwa, scrape, views
+from config import csp_reports, health, pwa, scrape
 from progression import cosmetic_art
+from web import views
 
 # The admin logs in through the site's own login (allauth): one login page, with its
 # throttling of failed attempts (ACCOUNT_RATE_LIMITS), for staff too (docs/security.md).

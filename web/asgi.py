@@ -23,7 +23,7 @@ from django.conf import settings  # noqa: E402
 from config.health import HealthChecks  # noqa: E402
 from config.metrics import SocketMetrics  # noqa: E402
 from config.overload import ConcurrencyLimit  # noqa: E402
-from config.routing import websocket_router  # noqa: E402
+from web.routing import websocket_router  # noqa: E402
 
 # The Bot API's two streams (botapi.urls): open for hours, each bounded by botapi's own
 # per-token and per-account limits (429), holding no database connection between lines.
