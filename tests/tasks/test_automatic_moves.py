@@ -9,6 +9,7 @@ import time
 
 import pytest
 from celery.contrib.testing.worker import start_worker
+from celery.worker import state as worker_state
 from kombu import pools as kombu_pools
 
 from config.celery_app import app as celery_app
@@ -96,9 +97,35 @@ def real_worker():
             celery_app, pool="threads", concurrency=2, perform_ping_check=False
         ) as worker:
             yield worker
+            # What the test's last change set off (a result's notices and pushes) runs on:
+            # the database flush after the test would deadlock with a task still writing.
+            assert wait_for(_worker_idle, IDLE_SECONDS), "the worker never went idle"
     finally:
         celery_app.conf.update(**saved)
         _drop_broker_connections()
+
+
+IDLE_SECONDS = 30.0
+
+
+def _worker_idle() -> bool:
+    """Nothing queued, reserved or running, twice over a short while (a task that just
+    ended may have queued another)."""
+    for _ in range(2):
+        if worker_state.active_requests or worker_state.reserved_requests or _queued():
+            return False
+        time.sleep(0.2)
+    return True
+
+
+def _queued() -> int:
+    with celery_app.connection_for_write() as connection:
+        queue = celery_app.conf.task_default_queue
+        try:
+            declared = connection.default_channel.queue_declare(queue=queue, passive=True)
+        except connection.channel_errors:  # Redis keeps no empty queue: "no queue" is none
+            return 0
+        return declared.message_count
 
 
 def _drop_broker_connections():
