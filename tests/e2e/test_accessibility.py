@@ -257,7 +257,17 @@ def has_testid(testid: str):
 
 
 def wait_ready(player: Player, ply: int) -> None:
-    player.page.wait_for_function(READY_JS, arg=ply, timeout=MOVE_TIMEOUT)
+    """The board has moved past `ply` and waits on me (or is over). The AI's reply comes by
+    push; a push is a hint (at most once), and one lost under a loaded CI left the board
+    at the move before it. Players get it back from the page's poll (MATCH_POLL_SECONDS,
+    600 s on the test server, so the push tests prove pushes): these keyboard tests, which
+    are about the keyboard, then ask the page once as the poll would, and say so."""
+    try:
+        player.page.wait_for_function(READY_JS, arg=ply, timeout=MOVE_TIMEOUT)
+    except PlaywrightTimeoutError:
+        print(f"no board past ply {ply} after {MOVE_TIMEOUT} ms: the page asks, as its poll does")
+        player.page.evaluate("document.dispatchEvent(new CustomEvent('page-visible'))")
+        player.page.wait_for_function(READY_JS, arg=ply, timeout=MOVE_TIMEOUT)
 
 
 def my_turn(player: Player) -> None:
