@@ -57,6 +57,21 @@ READY_JS = """
 }
 """
 
+# As READY_JS, or "refused" when the board is still at `ply` with the tutorial coach's word
+# that the move was taken back (games.boards.tutorial.LOSING_MOVE).
+# `shown` is the board element on the page before the move: a refusal is a new board.
+READY_OR_REFUSED_JS = """
+([ply, shown]) => {
+  const board = document.getElementById("board");
+  if (!board) return false;
+  if (Number(board.dataset.ply) > ply) {
+    return (board.dataset.status === "finished" || board.classList.contains("is-my-turn"))
+      && "ready";
+  }
+  return board !== shown && board.querySelector("[data-testid=board-error]") ? "refused" : false;
+}
+"""
+
 # The hand fans of both sides, counted on one snapshot of the page.
 HANDS_JS = """
 () => [0, 1].map((seat) => {
@@ -130,11 +145,24 @@ def _wait_ready(player: GrimhandPlayer, after_ply: int) -> None:
     assert player.stayed(), f"the page reloaded by itself (ply {player.ply()})"
 
 
-def _click_and_wait(player: GrimhandPlayer, button: Locator) -> None:
+def _click_and_wait(player: GrimhandPlayer, button: Locator) -> bool:
+    """Make the move; True once the board has moved on, False when the tutorial's coach
+    took it back (it would have lost the match: the board stays, with the coach's word)."""
     ply = player.ply()
     expect(player.banner).to_have_text("Your turn!")
+    shown = player.board.element_handle()
     button.click()
+    answer = player.page.wait_for_function(
+        READY_OR_REFUSED_JS, arg=[ply, shown], timeout=PLY_TIMEOUT
+    )
+    if answer.json_value() == "refused":
+        expect(player.testid("board-error")).to_contain_text("The coach took that move back")
+        # The browser logs the refused move's 409; what a player reads is the coach's word.
+        player.console_errors[:] = [text for text in player.console_errors if "409" not in text]
+        print(f"ply {ply}: the coach took {button.get_attribute('data-testid')} back")
+        return False
     _wait_ready(player, ply)
+    return True
 
 
 def _fate(player: GrimhandPlayer, kind: str) -> int:
@@ -142,13 +170,18 @@ def _fate(player: GrimhandPlayer, kind: str) -> int:
     return int(meter.get_attribute("aria-valuenow"))
 
 
-def _choose_move(player: GrimhandPlayer) -> Locator:
+def _choose_move(player: GrimhandPlayer, refused: frozenset[str] = frozenset()) -> Locator:
     """Attack when I can; otherwise draw from the deck with the lower fate (the Attack deck
-    on a tie); pass only if nothing else is possible."""
+    on a tie); pass only if nothing else is possible. Never a move the tutorial's coach
+    has just taken back (`refused`: their test ids)."""
     attack = player.testid("move-attack")
-    if attack.count() and attack.is_enabled():
+    if attack.count() and attack.is_enabled() and "move-attack" not in refused:
         return attack
-    drawable = [kind for kind in ("attack", "defense") if player.testid(f"draw-{kind}").count()]
+    drawable = [
+        kind
+        for kind in ("attack", "defense")
+        if player.testid(f"draw-{kind}").count() and f"draw-{kind}" not in refused
+    ]
     if drawable:
         kind = min(drawable, key=lambda kind: (_fate(player, kind), kind != "attack"))
         return player.testid(f"draw-{kind}")
@@ -189,7 +222,10 @@ def _play_to_the_end(player: GrimhandPlayer, on_my_turn=None) -> int:
         assert moves < MAX_TURNS, f"the match is still running after {moves} of my moves"
         if on_my_turn is not None:
             on_my_turn(player)
-        _click_and_wait(player, _choose_move(player))
+        refused: frozenset[str] = frozenset()
+        while not _click_and_wait(player, move := _choose_move(player, refused)):
+            refused |= {move.get_attribute("data-testid") or ""}  # the tutor's: try another
+            assert len(refused) <= 3, f"every move taken back at ply {player.ply()}: {refused}"
         moves += 1
     return moves
 
@@ -234,7 +270,7 @@ def _follow_the_coach(player: GrimhandPlayer) -> None:
         button = highlighted if highlighted.count() else player.move_button(move)
         expect(button).to_have_count(1)
         expect(button).to_have_attribute("value", _move_value(move))
-        _click_and_wait(player, button)
+        assert _click_and_wait(player, button), f"the coach took its own move back at {ply}"
         expect(player.board).to_have_attribute("data-ply", str(ply + 2))
         expect(player.board).to_have_attribute("data-status", "active")
         expect(player.coach).not_to_have_text(coach_text)
