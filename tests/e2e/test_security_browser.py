@@ -10,12 +10,14 @@ top of the page while the board stays as it was.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from pathlib import Path
 
 import pytest
 from players import Player, new_player, report_failure, start_duel
 from playwright.sync_api import Browser, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.live import fresh_database, live_server, prepare_database, server_env
 
@@ -48,6 +50,17 @@ def _custom_properties_applied(player: Player, selector: str, name: str) -> list
     )
 
 
+# Each health bar's [width in its style attribute, width shown] in percent of its parent,
+# and whether every bar shows the width its attribute gives.
+BARS_JS = """() => {
+  const widths = [...document.querySelectorAll("#board .hp-fill")].map(node => [
+    parseFloat(node.style.width),
+    100 * node.getBoundingClientRect().width / node.parentElement.getBoundingClientRect().width,
+  ]);
+  return {widths, ok: widths.length > 0 && widths.every(([a, b]) => Math.abs(a - b) < 2)};
+}"""
+
+
 def _screenshot(player: Player, directory: Path, name: str) -> None:
     path = directory / f"{name}.png"
     player.board.screenshot(path=str(path))
@@ -73,13 +86,13 @@ def test_boards_play_under_the_policy_without_a_violation(
         actor.testid("move-attack").click()
         for player in players:
             expect(player.board).to_have_attribute("data-ply", "1", timeout=PUSH_TIMEOUT)
-        widths = watcher.page.locator(".hp-fill").evaluate_all(
-            """nodes => nodes.map(node => [parseFloat(node.style.width),
-                100 * node.getBoundingClientRect().width
-                    / node.parentElement.getBoundingClientRect().width])"""
-        )
+        # The style attribute set each bar's width: not blocked. Measured once the board is
+        # laid out (a push swapping it just then measured a bar in a parent 0 px wide).
+        with contextlib.suppress(PlaywrightTimeoutError):  # the assertion says what was seen
+            watcher.page.wait_for_function(f"() => ({BARS_JS})().ok", timeout=PUSH_TIMEOUT)
+        widths = watcher.page.evaluate(f"() => ({BARS_JS})().widths")
         assert widths, "no health bar on the board"
-        for given, shown in widths:  # the style attribute set the bar's width: not blocked
+        for given, shown in widths:
             assert abs(given - shown) < 2, widths
         _screenshot(watcher, shots, "dogblade")
         # A tab shown again re-checks its board, without eval (no htmx trigger filter).
