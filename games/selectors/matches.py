@@ -332,7 +332,7 @@ def outcome_text(match: Match, names: list[str], seat_index: int | None) -> str:
         return "This match was called off."
     if not outcome:
         return ""
-    if match.size == 1:
+    if is_solo(match=match):
         return _solo_outcome_text(match.game, outcome)
     winners = outcome["winners"]
     if not winners:
