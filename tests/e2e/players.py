@@ -204,6 +204,12 @@ def poll(page: Page, expression: str, *, seconds: float = 10.0) -> Any:
     return value
 
 
+# Deliveries of one push before giving up. A delivery can be lost while the browser starts the
+# worker (CI: one showed nothing in 10 s); the notification's tag makes a second one replace,
+# never add to, the first.
+PUSH_TRIES = 3
+
+
 def deliver_push(player: Player, origin: str, payload: dict[str, Any]) -> list[list[str]]:
     """Hand `payload` to the service worker of `origin` as the browser's push service would
     (DevTools' `ServiceWorker.deliverPushMessage`); returns the notifications it then shows,
@@ -226,15 +232,21 @@ def deliver_push(player: Player, origin: str, payload: dict[str, Any]) -> list[l
             for r in registrations
             if r["scopeURL"] == origin + "/" and not r.get("isDeleted")
         }
-        cdp.send(
-            "ServiceWorker.deliverPushMessage",
-            {"origin": origin, "registrationId": registration_id, "data": json.dumps(payload)},
-        )
-        return poll(
-            page,
-            """navigator.serviceWorker.ready.then(reg => reg.getNotifications()).then(list =>
-                list.length ? list.map(n => [n.title, n.body, n.tag, n.data.url]) : null)""",
-        )
+        shown = None
+        for _ in range(PUSH_TRIES):  # a push service delivers again what was not taken
+            cdp.send(
+                "ServiceWorker.deliverPushMessage",
+                {"origin": origin, "registrationId": registration_id, "data": json.dumps(payload)},
+            )
+            shown = poll(
+                page,
+                """navigator.serviceWorker.ready.then(reg => reg.getNotifications()).then(list =>
+                    list.length ? list.map(n => [n.title, n.body, n.tag, n.data.url]) : null)""",
+                seconds=5.0,
+            )
+            if shown:
+                break
+        return shown
     finally:
         cdp.detach()
 
