@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import F, Prefetch
 from django.utils import timezone
 
@@ -14,6 +14,9 @@ from accounts.models import Profile
 from games.engine import registry
 from games.models import Match, Seat
 from games.selectors import opponent_names
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,7 @@ class RecentMatch:
         return {"won": "Won", "lost": "Lost", "drawn": "Draw"}[self.result]
 
 
-def user_get_by_username(*, username: str) -> AbstractBaseUser | None:
+def user_get_by_username(*, username: str) -> User | None:
     """The active user with this exact username (with their profile), or None."""
     user_model = get_user_model()
     return (
@@ -63,7 +66,7 @@ def user_get_by_username(*, username: str) -> AbstractBaseUser | None:
     )
 
 
-def display_name_is_taken(*, name: str, user: AbstractBaseUser | None = None) -> bool:
+def display_name_is_taken(*, name: str, user: User | None = None) -> bool:
     """Whether `name` is, case-insensitively, another user's display name or username."""
     user_model = get_user_model()
     profiles = Profile.objects.filter(display_name__iexact=name)
@@ -74,7 +77,7 @@ def display_name_is_taken(*, name: str, user: AbstractBaseUser | None = None) ->
     return profiles.exists() or users.exists()
 
 
-def _finished_seats(*, user: AbstractBaseUser):
+def _finished_seats(*, user: User):
     return Seat.objects.filter(
         user=user,
         kind=Seat.Kind.HUMAN,
@@ -87,7 +90,7 @@ def _seat_won(*, index: int, outcome: dict | None) -> bool:
     return index in ((outcome or {}).get("winners") or ())
 
 
-def player_record(*, user: AbstractBaseUser) -> PlayerRecord:
+def player_record(*, user: User) -> PlayerRecord:
     """Played / won / resigned over the user's finished matches.
 
     Counted in Python over (index, outcome) pairs: JSON containment differs between SQLite
@@ -116,7 +119,7 @@ def _result(*, seat: Seat) -> str:
     return "lost" if outcome.get("winners") else "drawn"
 
 
-def player_recent_matches(*, user: AbstractBaseUser, limit: int = 10) -> list[RecentMatch]:
+def player_recent_matches(*, user: User, limit: int = 10) -> list[RecentMatch]:
     """The user's latest finished matches, newest first, with their result and opponents."""
     seats = (
         _finished_seats(user=user)

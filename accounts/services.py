@@ -11,7 +11,7 @@ through the user, never writes it). Lock order: the Profile row, then each match
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -23,6 +23,9 @@ from accounts.models import Profile
 from accounts.selectors import display_name_is_taken, is_on_vacation, vacation_days_left
 from games.services import deadlines_shift
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 DISPLAY_NAME_MAX_LENGTH = 40
 SOUND_VOLUME_MAX = 100
 
@@ -33,7 +36,7 @@ def profile_ensure(*, user: AbstractBaseUser) -> Profile:
     return profile
 
 
-def display_name_clean(*, user: AbstractBaseUser, display_name: str) -> str:
+def display_name_clean(*, user: User, display_name: str) -> str:
     """`display_name` stripped, or ValidationError with a message a player can read."""
     name = display_name.strip()
     if not name:
@@ -52,7 +55,7 @@ def display_name_clean(*, user: AbstractBaseUser, display_name: str) -> str:
 
 
 @transaction.atomic
-def profile_update(*, user: AbstractBaseUser, display_name: str) -> Profile:
+def profile_update(*, user: User, display_name: str) -> Profile:
     """Set the user's display name; raises ValidationError (nothing written) if it is not valid.
 
     The check gives the readable message; the unique index on lower(display_name) settles a
@@ -72,7 +75,7 @@ def profile_update(*, user: AbstractBaseUser, display_name: str) -> Profile:
 # --- sound ----------------------------------------------------------------------------------
 
 
-def sound_update(*, user: AbstractBaseUser, volume: int, muted: bool) -> Profile:
+def sound_update(*, user: User, volume: int, muted: bool) -> Profile:
     """Set the player's sound volume (0 to 100) and mute; SoundRefused (nothing written) if
     the volume is not a whole number in range."""
     if isinstance(volume, bool) or not isinstance(volume, int):
@@ -88,7 +91,7 @@ def sound_update(*, user: AbstractBaseUser, volume: int, muted: bool) -> Profile
 # --- vacations ------------------------------------------------------------------------------
 
 
-def vacation_start(*, user: AbstractBaseUser, days: Any, now: dt.datetime | None = None) -> Profile:
+def vacation_start(*, user: User, days: Any, now: dt.datetime | None = None) -> Profile:
     """Take `days` of vacation from now: my running clocks wait that long, and turns that
     come to me meanwhile start counting when it ends (games.services.clock). Days come
     from a yearly allowance (`accounts.selectors.VACATION_DAYS_PER_YEAR`)."""
@@ -117,7 +120,7 @@ def vacation_start(*, user: AbstractBaseUser, days: Any, now: dt.datetime | None
     return profile
 
 
-def vacation_end(*, user: AbstractBaseUser, now: dt.datetime | None = None) -> Profile:
+def vacation_end(*, user: User, now: dt.datetime | None = None) -> Profile:
     """Back early: unused whole days return to the allowance and my clocks run again."""
     now = now or timezone.now()
     with transaction.atomic():

@@ -27,12 +27,13 @@ from accounts.services import (
     vacation_start,
 )
 from config import inputs
+from config.http import AuthenticatedHttpRequest
 from games.selectors import reliability
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def profile(request: HttpRequest) -> HttpResponse:
+def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
     """My profile: my record, and the form to change my display name."""
     profile = profile_ensure(user=request.user)
     if request.method == "POST":
@@ -63,7 +64,7 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def vacation(request: HttpRequest) -> HttpResponse:
+def vacation(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Start (with a number of days) or end my vacation."""
     is_ending = request.POST.get("action") == "end"
     days = (
@@ -93,7 +94,7 @@ MUTED_VALUES = {"1": True, "on": True, "true": True, "0": False, "off": False, "
 
 @login_required
 @require_POST
-def sound(request: HttpRequest) -> HttpResponse:
+def sound(request: AuthenticatedHttpRequest) -> HttpResponse:
     """My sound settings (the header's volume and mute, static/js/sound.js): `volume` 0-100
     and `muted` on/off. Answers JSON: the settings kept, or a 400 with `error` (nothing
     written)."""

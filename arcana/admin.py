@@ -59,7 +59,8 @@ class ArcanaCardForm(forms.ModelForm):
     def _post_clean(self) -> None:
         if self.cleaned_data.get("art_file"):
             self.cleaned_data["art_svg"] = self.cleaned_data["art_file"]
-        super()._post_clean()  # the model's clean(): the SVG cleaner, then the engine
+        # The model's clean(): the SVG cleaner, then the engine.
+        super()._post_clean()  # type: ignore[misc]  # django-stubs omit BaseModelForm._post_clean
 
 
 @admin.register(ArcanaCard)

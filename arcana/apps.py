@@ -11,9 +11,10 @@ class ArcanaConfig(AppConfig):
         # them its hooks (docs/architecture.md, "Rules the tools enforce"). A PvE path fight
         # is settled in its match's result transaction; rewards of Arcana cards and shards
         # (a level, a quest, a pass tier) go to the player's collection.
-        from arcana import pve, services
-        from games import effects
+        from arcana import pve, services, tables
+        from games import decks, effects
         from progression.services import players
 
         effects.hook_register("match_finished", "arcana.pve", pve.fight_result_record)
+        decks.source_register(tables.DECKS)
         players.collection_grant_register(services.collection_grant)

@@ -193,7 +193,7 @@ class CardGrant(models.Model):
         ordering = ["-created", "-pk"]
 
     def __str__(self) -> str:
-        what = self.card.name if self.card_id else f"{self.shards:+d} shards"
+        what = self.card.name if self.card is not None else f"{self.shards:+d} shards"
         return f"{self.user}: {what} ({self.source})"
 
 

@@ -34,10 +34,10 @@ def pool_cards(cards: Iterable[ArcanaCard] | None = None) -> list[dict[str, Any]
     a card the engine refuses (edited outside the admin) is left out."""
     rows = cards_enabled() if cards is None else list(cards)
     pool = pool_of(card.to_engine_card() for card in rows)
-    cards = [pool[card_id].to_json() for card_id in sorted(pool)]
-    for card in cards:
+    engine_cards = [pool[card_id].to_json() for card_id in sorted(pool)]
+    for card in engine_cards:
         card["text"] = card["text"] or text_of(card)
-    return cards
+    return engine_cards
 
 
 def pool_engine() -> dict[str, CardDef]:

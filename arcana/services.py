@@ -54,7 +54,7 @@ def _own(user_id: int, card: ArcanaCard, *, copies: int, source: str) -> tuple[i
     kept = max(0, min(copies, max_copies() - have))
     if kept and owned is None:
         OwnedCard.objects.create(user_id=user_id, card=card, copies=kept)
-    elif kept:
+    elif kept and owned is not None:
         OwnedCard.objects.filter(pk=owned.pk).update(copies=have + kept)
     if kept:
         CardGrant.objects.bulk_create(
@@ -203,9 +203,10 @@ def deck_save(
         if deck_id is None:
             deck = ArcanaDeck(owner=user)
         else:
-            deck = ArcanaDeck.objects.filter(owner=user, pk=deck_id).first()
-            if deck is None:
+            found = ArcanaDeck.objects.filter(owner=user, pk=deck_id).first()
+            if found is None:
                 raise NotFound("You have no such deck.")
+            deck = found
         if ArcanaDeck.objects.filter(owner=user, name=name).exclude(pk=deck.pk).exists():
             raise DeckRefused([f"You already have a deck called “{name}”."])
         deck.name, deck.card_ids = name, list(card_ids)

@@ -26,6 +26,7 @@ from arcana.errors import ArcanaError, DeckRefused
 from arcana.models import ArcanaDeck
 from config import inputs
 from config.errors import page_not_found
+from config.http import HtmxHttpRequest
 
 COUNT_PREFIX = "n_"  # the builder's fields: n_<card id> = copies in the deck
 
@@ -70,14 +71,14 @@ def decks(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def deck_new(request: HttpRequest) -> HttpResponse:
+def deck_new(request: HtmxHttpRequest) -> HttpResponse:
     services.starter_ensure(user=request.user)
     return _builder(request, None)
 
 
 @require_http_methods(["GET", "POST"])
 @login_required
-def deck_edit(request: HttpRequest, deck_id: int) -> HttpResponse:
+def deck_edit(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
     deck = selectors.deck_get(user=request.user, deck_id=deck_id)
     if deck is None:
         return page_not_found(request, ArcanaError("You have no such deck."))
@@ -86,7 +87,7 @@ def deck_edit(request: HttpRequest, deck_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def deck_check(request: HttpRequest) -> HttpResponse:
+def deck_check(request: HtmxHttpRequest) -> HttpResponse:
     """The builder's live check (HTMX, on every change): the count and every problem, no
     write."""
     card_ids = _posted_deck(request)
@@ -110,7 +111,7 @@ def deck_delete(request: HttpRequest, deck_id: int) -> HttpResponse:
     return redirect("arcana:decks")
 
 
-def _builder(request: HttpRequest, deck: ArcanaDeck | None) -> HttpResponse:
+def _builder(request: HtmxHttpRequest, deck: ArcanaDeck | None) -> HttpResponse:
     name = deck.name if deck else ""
     card_ids = list(deck.card_ids) if deck else []
     problems: list[str] = []
@@ -131,7 +132,7 @@ def _builder(request: HttpRequest, deck: ArcanaDeck | None) -> HttpResponse:
             problems, status = [error.message], error.status
         else:
             messages.success(request, f"Deck “{saved.name}” saved.")
-            if getattr(request, "htmx", False):
+            if request.htmx:
                 return HttpResponseClientRedirect(reverse("arcana:decks"))
             return redirect("arcana:decks")
     context = _builder_context(request, deck, name, card_ids, problems)

@@ -118,7 +118,9 @@ class DeckList(models.Model):
         default=False,
         help_text="Active lists are offered for practice runs on the BaniraCards page.",
     )
-    cards = models.ManyToManyField(CardDefinition, through="DeckEntry", related_name="deck_lists")
+    cards: models.ManyToManyField[CardDefinition, DeckEntry] = models.ManyToManyField(
+        CardDefinition, through="DeckEntry", related_name="deck_lists"
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -361,7 +363,7 @@ class PrizeTier(models.Model):
     @property
     def prize(self) -> str:
         parts = [f"{self.coins} coins"] if self.coins else []
-        if self.cosmetic_id is not None:
+        if self.cosmetic is not None:
             parts.append(f"“{self.cosmetic.name}”")
         return " and ".join(parts)
 

@@ -141,8 +141,14 @@ def _best_runs(runs: Iterable[ChallengeRun]) -> dict[tuple[int, int], ChallengeR
     return best
 
 
+def _finished(run: ChallengeRun) -> datetime.datetime:
+    """When a counted run (`_counts`) finished: its match has a finish time."""
+    assert run.match.finished is not None  # _counts kept only finished matches
+    return run.match.finished
+
+
 def _order_key(run: ChallengeRun) -> tuple[int, datetime.datetime, int]:
-    return (-(_score(run.match) or 0), run.match.finished, run.pk)
+    return (-(_score(run.match) or 0), _finished(run), run.pk)
 
 
 def _counted_runs(**filters: Any) -> list[ChallengeRun]:
@@ -157,7 +163,7 @@ def weekly_leaderboard(*, challenge: WeeklyChallenge) -> list[WeeklyEntry]:
     """Each player's best counted run of the week: score desc, then the earlier finish."""
     best = sorted(_best_runs(_counted_runs(challenge=challenge)).values(), key=_order_key)
     return [
-        WeeklyEntry(rank, run.user, _score(run.match) or 0, run.match.finished, run)
+        WeeklyEntry(rank, run.user, _score(run.match) or 0, _finished(run), run)
         for rank, run in enumerate(best, start=1)
     ]
 

@@ -181,7 +181,7 @@ def weekly_deck_for(*, week_start: datetime.date) -> tuple[DeckList, list] | Non
     scheduled for that week, else the settings' weekly deck, else the first active list by
     name; the first of those that the engine accepts. None: no playable list at all."""
     scheduled = WeeklyDeckSchedule.objects.filter(week_start=week_start).select_related("deck_list")
-    candidates = [row.deck_list for row in scheduled]
+    candidates: list[DeckList | None] = [row.deck_list for row in scheduled]
     candidates += [weekly_settings().deck_list, deck_list_active()]
     for deck_list in candidates:
         if deck_list is None:

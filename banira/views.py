@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,7 +20,7 @@ from games.errors import MatchError
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     challenge = services.weekly_rollover()  # lazy rollover: the page works with no beat
-    context = {
+    context: dict[str, Any] = {
         "deck_lists": selectors.deck_lists_active(),
         "runs": [],
         "challenge": challenge,

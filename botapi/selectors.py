@@ -120,7 +120,7 @@ def seat_snapshot_for(*, match: Match, index: int | None) -> dict[str, Any]:
         "to_act": list(match.seats_to_act),
         "is_my_turn": is_my_turn,
         "view": game_selectors.with_recorded_outcome(view, match) if view is not None else None,
-        "legal_moves": game.legal_moves(state, index) if is_my_turn else [],
+        "legal_moves": game.legal_moves(state, index) if is_my_turn and index is not None else [],
         "clocks": [_clock(clock) for clock in game_selectors.clocks(match=match)],
     }
 
@@ -151,7 +151,7 @@ def match_summary(*, match: Match) -> dict[str, Any]:
                 "index": seat.index,
                 "kind": "ai" if seat.is_ai else ("open" if seat.user_id is None else "player"),
                 "name": seat.label,
-                "username": seat.user.get_username() if seat.user_id else None,
+                "username": seat.user.get_username() if seat.user is not None else None,
                 "ai_level": seat.ai_level or None,
                 "joined": seat.joined is not None,
                 "is_bot": seat.user_id in bots,

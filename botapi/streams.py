@@ -32,7 +32,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections
-from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
 from botapi import feeds, limits, selectors
@@ -62,8 +62,9 @@ def _problem(error: ApiError) -> JsonResponse:
     )
     if error.status == 401:
         response["WWW-Authenticate"] = "Bearer"
-    if getattr(error, "retry_after", None):
-        response["Retry-After"] = str(error.retry_after)
+    retry_after = getattr(error, "retry_after", None)  # TooMany's
+    if retry_after:
+        response["Retry-After"] = str(retry_after)
     return response
 
 
@@ -151,7 +152,7 @@ def _match_start(token: ApiToken, match_id: int) -> tuple[list[str], int | None]
 
 
 @require_GET
-async def match_stream(request: HttpRequest, match_id: int) -> HttpResponse:
+async def match_stream(request: HttpRequest, match_id: int) -> HttpResponseBase:
     try:
         token = await sync_to_async(_token_of)(request)
         groups, seat = await sync_to_async(_match_start)(token, match_id)
@@ -246,7 +247,7 @@ def _streaming(lines: AsyncIterator[bytes]) -> StreamingHttpResponse:
 
 
 @require_GET
-async def events(request: HttpRequest) -> HttpResponse:
+async def events(request: HttpRequest) -> HttpResponseBase:
     try:
         token = await sync_to_async(_token_of)(request)
         opened = await sync_to_async(limits.stream_open)(token=token)

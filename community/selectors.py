@@ -82,7 +82,9 @@ def messages_for(*, match: Match, room: str, user: Any) -> list[ChatMessage]:
 def line_readable(*, message_id: int, user: Any) -> ChatMessage | None:
     """The chat line, if `user` can read it in the room they are in (to report it)."""
     line = ChatMessage.objects.filter(pk=message_id, removed__isnull=True).first()
-    match = games_selectors.match_get(match_id=line.match_id) if line is not None else None
+    if line is None:
+        return None
+    match = games_selectors.match_get(match_id=line.match_id)
     if match is None or room_for(match=match, user=user) != line.room:
         return None
     if line.sender_id in blocked_ids(user=user):

@@ -49,7 +49,7 @@ def chat_post(*, match_id: int, user: Any, text: str = "", emote: str = "") -> C
         raise NotAllowed("Sign in to chat.")
     match = games_selectors.match_get(match_id=match_id)
     room = selectors.room_for(match=match, user=user) if match is not None else None
-    if room is None:
+    if match is None or room is None:
         raise NotFound(NOT_HERE)
     with transaction.atomic():
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()

@@ -13,6 +13,7 @@ from community.emotes import EMOTES
 from community.errors import CommunityError, NotFound
 from community.models import Report
 from config import inputs
+from config.http import HtmxHttpRequest
 from config.inputs import BadInput
 from games import selectors as games_selectors
 
@@ -20,7 +21,7 @@ CHAT_INPUT_MAX = 2000  # read this much; the service says what the limit is
 
 
 @require_POST
-def chat_post(request: HttpRequest, match_id: int) -> HttpResponse:
+def chat_post(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     text = ""
     try:
         text = inputs.text(request.POST.get("text"), what="The message", max_length=CHAT_INPUT_MAX)
@@ -44,7 +45,7 @@ def chat_panel(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def chat_switch(request: HttpRequest, match_id: int) -> HttpResponse:
+def chat_switch(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     try:
         is_on = inputs.one_of(request.POST.get("is_on"), ("on", "off"), what="The chat switch")
     except BadInput as error:

@@ -34,8 +34,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar, cast
 
 import redis
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
@@ -77,10 +77,11 @@ class FailSoftRedisCacheClient(RedisCacheClient):
         call, and building one fills its table of reply parsers (about 85 µs: some 20
         calls per move, measured as the largest single CPU cost in the move's profile).
         A `redis.Redis` on a pool is thread-safe: each command takes a pooled connection."""
-        pool = self._get_connection_pool(write)
+        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]  # private: no stub
         client = self._redis_clients.get(id(pool))
         if client is None:
-            client = self._redis_clients.setdefault(id(pool), self._client(connection_pool=pool))
+            redis_class = self._client  # type: ignore[attr-defined]  # private: no stub
+            client = self._redis_clients.setdefault(id(pool), redis_class(connection_pool=pool))
         return client
 
     def _soft(self, call: Callable[[], T], fallback: T, written: Iterable[Any] = ()) -> T:
@@ -147,9 +148,9 @@ class FailSoftRedisCacheClient(RedisCacheClient):
         result = self._soft(lambda: _Base.incr(self, key, delta), missing)
         if result is missing:
             raise ValueError(f"Key '{key}' not found (the cache is unreachable)")
-        return result
+        return cast(int, result)  # Redis's INCR answers the new value
 
-    def set_many(self, data: dict[Any, Any], timeout: Any) -> None:
+    def set_many(self, data: Mapping[Any, Any], timeout: Any) -> None:
         self._soft(lambda: _Base.set_many(self, data, timeout), None, data)
 
     def delete_many(self, keys: Iterable[Any]) -> None:
@@ -191,7 +192,7 @@ class SharedRedisCache(RedisCache):
 
     @cached_property
     def _cache(self) -> FailSoftRedisCacheClient:
-        return shared_client(self._servers, self._options)
+        return shared_client(self._servers, self._options)  # type: ignore[attr-defined]  # private
 
     @property
     def is_reachable(self) -> bool:

@@ -295,7 +295,8 @@ def _open_pool() -> Any:
 
     # Django keeps one pool per alias and process, class-wide; `connection.pool` would
     # open one as a side effect.
-    return type(connections[DEFAULT_DB_ALIAS])._connection_pools.get(DEFAULT_DB_ALIAS)
+    wrapper = type(connections[DEFAULT_DB_ALIAS])
+    return wrapper._connection_pools.get(DEFAULT_DB_ALIAS)  # type: ignore[attr-defined]  # pooling backends' only
 
 
 # --- Celery tasks ------------------------------------------------------------------------

@@ -42,7 +42,7 @@ class Group:
     name: str
     methods: frozenset[str] = frozenset()  # safe methods counted too ("*": every method)
 
-    def counts(self, method: str) -> bool:
+    def counts(self, method: str | None) -> bool:
         return method not in SAFE_METHODS or "*" in self.methods or method in self.methods
 
 

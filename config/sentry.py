@@ -13,7 +13,10 @@ may not see may leave with them, so an event carries:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sentry_sdk.types import Breadcrumb, BreadcrumbHint, Event, Hint
 
 # Keys of the engines' states and views, the models and the forms whose values may be
 # hidden from someone: scrubbed wherever they appear in an event.
@@ -57,7 +60,7 @@ def sentry_init(*, dsn: str, environment: str, release: str, traces_sample_rate:
     )
 
 
-def _with_request_id(event: dict[str, Any], hint: dict[str, Any]) -> dict[str, Any]:
+def _with_request_id(event: Event, hint: Hint) -> Event:
     """Tag the event with the request id of the request or task it happened in."""
     from django_guid.context import guid
 
@@ -67,7 +70,7 @@ def _with_request_id(event: dict[str, Any], hint: dict[str, Any]) -> dict[str, A
     return event
 
 
-def _without_values(crumb: dict[str, Any], hint: dict[str, Any]) -> dict[str, Any]:
+def _without_values(crumb: Breadcrumb, hint: BreadcrumbHint) -> Breadcrumb:
     """SQL breadcrumbs keep the statement, never its parameters (the SDK leaves them out
     by default; this holds if that default changes)."""
     if crumb.get("category") == "query":

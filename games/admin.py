@@ -9,6 +9,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -158,7 +159,7 @@ class MatchAdmin(admin.ModelAdmin):
                 "form": form,
                 "matches": matches,
                 "action": action,
-                "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+                "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
                 "opts": self.model._meta,
             },
         )

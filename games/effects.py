@@ -6,13 +6,16 @@ resignation, a timeout, a new table or a pause sets off; nothing else reacts to 
 (no Django signals).
 
 Inside the transaction (commits or rolls back with the change itself):
-1. `match_finished`: ratings, then progression credit (XP, coins, quests, achievements),
-   then the hooks that apps above `games` registered at "match_finished" (`hook_register`,
-   from their `AppConfig.ready`): today only Arcana's, a PvE fight's record and first-clear
-   reward (`arcana.pve.fight_result_record`). Each runs exactly once per match and player,
-   each in its own savepoint so that a bug there is logged and never undoes the result.
-2. `turn_ended`: the hooks registered at "turn_ended": today only the inbox's, the seat's
-   "your turn" notices stop counting as unread (`inbox.services.turn_ended`).
+1. `match_finished`, in the order `HOOKS` names: the rating (`ratings.services.match_rate`),
+   then progression's credit (XP, coins, quests, achievements:
+   `progression.services.match_result_record`), then Arcana's PvE fight record and
+   first-clear reward (`arcana.pve.fight_result_record`). Each runs exactly once per match
+   and player, each in its own savepoint so that a bug there is logged and never undoes
+   the result.
+2. `turn_ended`: the seat's "your turn" notices stop counting as unread
+   (`inbox.services.turn_ended`).
+Those apps stand above `games`, which imports none of them: each hands its step to
+`hook_register` from its `AppConfig.ready`, into the slot `HOOKS` names for it here.
 
 After the commit (`transaction.on_commit(robust=True)`: each may fail, be lost or run twice
 without harm; a failure is logged, never an error for what was committed):
@@ -33,15 +36,12 @@ after-commit work runs in the order above: pushes, the AI task, then inbox.
 from __future__ import annotations
 
 import contextvars
-import logging
 from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
 
 from config.celery_app import task_send
-
-logger = logging.getLogger(__name__)
 
 # Set while automatic seats are being played in a loop, so each move's after-commit step
 # does not start another loop (with eager Celery that would recurse once per move).
@@ -56,45 +56,57 @@ def _after_commit(step: Callable[[], Any]) -> None:
 
 # --- hooks: what apps above `games` do at a step ----------------------------------------------
 
-# step -> name -> hook, run in the order registered. `games` imports none of the apps that
-# register them (no import circle, no arrow back up): each registers in its AppConfig.ready.
-# - "match_finished", hook(match=...): after ratings and progression credit (arcana.pve).
-# - "turn_ended", hook(match=..., seat=...): a seat's turn is over (inbox: its notices).
-HOOK_STEPS = ("match_finished", "turn_ended")
+# Each step's hooks, named in the order they run: the one list of what an app above `games`
+# does at a change. `games` imports none of these apps (no import circle, no arrow back up):
+# each registers its hook under its name here, in its AppConfig.ready. A slot with no hook
+# (an app not installed) is skipped; `tests/architecture/test_hooks.py` checks every slot is
+# filled on the site.
+HOOKS: dict[str, tuple[str, ...]] = {
+    # hook(match=...): the match (locked, just saved as finished) has a result.
+    "match_finished": ("ratings.rate", "progression.credit", "arcana.pve"),
+    # hook(match=..., seat=...): a seat's turn is over.
+    "turn_ended": ("inbox.turn_notices",),
+}
+HOOK_STEPS = tuple(HOOKS)
 _hooks: dict[str, dict[str, Callable[..., None]]] = {step: {} for step in HOOK_STEPS}
 
 
 def hook_register(step: str, name: str, hook: Callable[..., None]) -> None:
-    """Run `hook` at `step` (one of HOOK_STEPS), inside the change's transaction.
+    """Run `hook` at `step` in the slot `HOOKS` names `name`, inside the change's
+    transaction.
 
     The hook's contract is its step's: the Match row is locked; never raise (do the work in
     a savepoint of your own, log a failure and retry after the commit); write at most once
     per change. Registering a name again replaces its hook (`ready` may run twice)."""
-    if step not in _hooks:
+    if step not in HOOKS:
         raise ValueError(f"No step {step!r} to hook into (the steps: {', '.join(HOOK_STEPS)}).")
+    if name not in HOOKS[step]:
+        raise ValueError(
+            f"No slot {name!r} at {step!r}: name it in games.effects.HOOKS, where its order is"
+            f" decided (the slots: {', '.join(HOOKS[step])})."
+        )
     _hooks[step][name] = hook
 
 
 def hooks(step: str) -> list[str]:
     """The names of the hooks registered at `step`, in the order they run."""
-    return list(_hooks[step])
+    return [name for name in HOOKS[step] if name in _hooks[step]]
+
+
+def _run(step: str, **kwargs: Any) -> None:
+    for name in HOOKS[step]:
+        hook = _hooks[step].get(name)
+        if hook is not None:
+            hook(**kwargs)
 
 
 # --- 1. a result (inside the transaction) -----------------------------------------------------
 
 
 def match_finished(*, match: Any) -> None:
-    """The match (locked, just saved as finished) has a result."""
-    from progression import services as progression
-    from ratings import services as ratings
-
-    try:
-        ratings.match_rate(match_id=match.pk)
-    except Exception:  # rolled back to match_rate's savepoint; `ratings_backfill` retries
-        logger.exception("Rating match %s failed; it stays unrated for now.", match.pk)
-    progression.match_result_record(match=match)
-    for hook in _hooks["match_finished"].values():  # arcana: a PvE fight, cleared or not
-        hook(match=match)
+    """The match (locked, just saved as finished) has a result: its rating, its credit and
+    Arcana's fight record (`HOOKS`), then the result notices after the commit."""
+    _run("match_finished", match=match)
     match_id = match.pk
     _after_commit(lambda: task_send("inbox.tasks.notify_finished", match_id))
 
@@ -105,8 +117,7 @@ def match_finished(*, match: Any) -> None:
 def turn_ended(*, match: Any, seat: Any) -> None:
     """`seat` has moved, or no longer acts: the "turn_ended" hooks (inbox: the seat's turn
     notices are no longer news)."""
-    for hook in _hooks["turn_ended"].values():
-        hook(match=match, seat=seat)
+    _run("turn_ended", match=match, seat=seat)
 
 
 def turn_started(*, match: Any, seat: Any) -> None:

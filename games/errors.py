@@ -74,3 +74,12 @@ class LimitReached(MatchError):
     """Too many correspondence matches at once for this player's record."""
 
     status = 409
+
+
+class DeckRefused(MatchError):
+    """The deck a player brought was refused by where decks come from (`games.decks`): not
+    theirs, or no longer legal. Carries that source's message and status."""
+
+    def __init__(self, message: str, *, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status

@@ -1,7 +1,8 @@
+from typing import Any
+
 from django import forms
 
-from arcana import selectors as arcana_selectors
-from games import rule_options
+from games import decks, rule_options
 from games.ai import levels
 from games.boards import has_board
 from games.engine import registry
@@ -18,6 +19,13 @@ RATED_CHOICES = [
     ("rated", "Rated: the result moves both ratings"),
     ("casual", "Casual: never rated"),
 ]
+
+
+def _choices_set(form: forms.Form, name: str, choices: list[tuple[Any, str]]) -> None:
+    """Give the choice field `name` its choices, known only when the form is made."""
+    field = form.fields[name]
+    assert isinstance(field, forms.ChoiceField)
+    field.choices = choices
 
 
 class NewMatchForm(forms.Form):
@@ -65,12 +73,10 @@ class NewMatchForm(forms.Form):
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
-        decks = arcana_selectors.decks_for(user=user) if user is not None else []
-        self.fields["arcana_deck"].choices = [("", "The house's archetype deck")] + [
-            (deck.pk, deck.name) for deck in decks
-        ]
+        mine = decks.choices(user=user) if user is not None else []
+        _choices_set(self, "arcana_deck", [("", "The house's archetype deck"), *mine])
         self.games = [game for game in registry.all() if has_board(game.slug)]
-        self.fields["game"].choices = [(game.slug, game.name) for game in self.games]
+        _choices_set(self, "game", [(game.slug, game.name) for game in self.games])
         self.rule_fields: list[tuple[str, rule_options.RuleOption]] = []
         for game in self.games:
             for rule in rule_options.offered(game.slug):
@@ -105,6 +111,7 @@ class NewMatchForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
+        assert cleaned is not None  # Form.clean answers cleaned_data
         game = registry.get(cleaned["game"]) if cleaned.get("game") else None
         if game is not None:
             size = cleaned.get("players") or 2
@@ -185,5 +192,5 @@ class QuickPairForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [(game.slug, game.name) for game in pairing.quick_games()]
-        self.fields["time_control"].choices = list(pairing.quick_time_controls().items())
+        _choices_set(self, "game", [(game.slug, game.name) for game in pairing.quick_games()])
+        _choices_set(self, "time_control", list(pairing.quick_time_controls().items()))

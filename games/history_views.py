@@ -14,19 +14,15 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods
-from django_htmx.middleware import HtmxDetails
 
 from config import inputs
+from config.http import HtmxHttpRequest
 from config.inputs import BadInput
 from games import fairness, history, selectors
 from games.errors import MatchError
 
 PAGE = "games/replay.html"
 VERIFY_PAGE = "games/verify.html"
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
 
 
 def _refusal(request: HttpRequest, error: MatchError | BadInput) -> HttpResponse:
@@ -69,7 +65,7 @@ def _steps(match_id: int, viewer: history.Viewer, ply: int, last: int) -> dict[s
     """The links of the replay bar: first, back, forward, last (None where there is none)."""
 
     def link(target: int) -> str:
-        query = urlencode({"ply": target, "as": viewer.key})
+        query = urlencode({"ply": str(target), "as": str(viewer.key)})
         return f"{reverse('games:history', args=[match_id])}?{query}"
 
     return {

@@ -14,8 +14,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.names import display_name
 from games.ai import levels
+from games.names import player_name
 
 
 class Match(models.Model):
@@ -58,6 +58,14 @@ class Match(models.Model):
     # A private table (docs/lobby.md): its open seats are taken only through the link with
     # this secret; never listed among the open tables. "" for every other table.
     invite_token = models.CharField(max_length=64, blank=True, editable=False)
+
+    # Set on the rows a list selector returns (games.selectors.lists), never stored: my seat
+    # and the others' names on "my matches", the host's reliability and the rules on the
+    # open tables.
+    my_seat: Seat
+    opponent_names: list[str]
+    host_reliability: Any  # games.selectors.lists.Reliability
+    table_rules: Any  # games.selectors.lobby.TableRules
 
     class Meta:
         verbose_name_plural = "matches"
@@ -199,7 +207,7 @@ class Seat(models.Model):
             return levels.seat_label(self.ai_level)
         if self.user_id is None:
             return "Open seat"
-        return display_name(self.user)
+        return player_name(self.user)
 
 
 class Move(models.Model):

@@ -14,12 +14,13 @@ csrf_token tag renders nothing), and the viewer's account is the seat's player. 
 still waiting for players is drawn per request instead (its forms are plain forms that
 depend on who looks), and so is a board carrying an error for one request.
 
-A finished match's board, for a seat with a player, carries the header's level bar as an
-out-of-band swap (`hx-swap-oob`): the end panel shows what the match earned (XP, coins,
+A finished match's board, for a seat with a player, carries what apps above `games`
+registered to follow a result, as out-of-band swaps (`hx-swap-oob`; `after_result_register`):
+today progression's header level bar. The end panel shows what the match earned (XP, coins,
 quests, a level-up; progression credits it inside the result's own transaction, before
 any push), and the header moves with it, whether the end came as the answer to the
-player's own move or as a push. The bar is read fresh, never cached with the board: it
-belongs to the player, not to the match.
+player's own move or as a push. These fragments are read fresh, never cached with the
+board: they belong to the player, not to the match.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from django.core.cache import cache
@@ -38,7 +40,17 @@ logger = logging.getLogger(__name__)
 
 BOARD_SECONDS = 600
 BOARD_TEMPLATE = "games/match.html#board"
-LEVEL_BAR_TEMPLATE = "progression/partials/header.html"
+
+# name -> render(user=...) -> HTML marked hx-swap-oob: what follows a finished match's board
+# for its seat's player. Apps above `games` register here from their AppConfig.ready
+# (progression: the header's level bar); `games` imports none of them.
+_after_result: dict[str, Callable[..., str]] = {}
+
+
+def after_result_register(name: str, render: Callable[..., str]) -> None:
+    """Send `render(user=...)`'s out-of-band HTML after every finished board of a seat with a
+    player. Registering a name again replaces it (`ready` may run twice)."""
+    _after_result[name] = render
 
 
 def _key(match: Any, seat: Any) -> str:
@@ -57,21 +69,13 @@ def board_context(*, match: Any, seat: Any, error: str = "") -> dict[str, Any]:
 
 def board_html(*, match: Any, seat: Any) -> str:
     """`seat`'s board (None: the spectators'), rendered at most once per change; once the
-    match is over, followed by the seat's player's header level bar (out of band)."""
+    match is over, followed by the seat's player's out-of-band fragments (`_after_result`)."""
     if match.status == match.Status.WAITING:
         return render_to_string(BOARD_TEMPLATE, board_context(match=match, seat=seat))
     html = _cached_board_html(match=match, seat=seat)
     if match.is_finished and seat is not None and seat.user_id is not None:
-        html += level_bar_oob_html(user=seat.user)
+        html += "".join(render(user=seat.user) for render in _after_result.values())
     return html
-
-
-def level_bar_oob_html(*, user: Any) -> str:
-    """The header's level bar of `user`, marked to replace the one on the page."""
-    from progression import selectors as progression
-
-    bar = progression.level_bar_for(user=user)
-    return render_to_string(LEVEL_BAR_TEMPLATE, {"bar": bar, "oob": True})
 
 
 class _Recent:

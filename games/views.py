@@ -17,16 +17,15 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.middleware import HtmxDetails
 
-from arcana import services as arcana_services
-from arcana.errors import ArcanaError
 from config import inputs
 from config.errors import page_not_found
+from config.http import HtmxHttpRequest
 from config.inputs import BadInput
-from games import rendering, selectors, services
+from games import decks, rendering, selectors, services
 from games.ai import levels
 from games.boards import has_board, presenter_for, tutorial_for
+from games.boards.base import CardFormPresenter
 from games.engine import registry
 from games.errors import BadMove, MatchError, MatchNotFound
 from games.forms import NewMatchForm, QuickPairForm
@@ -41,10 +40,6 @@ RELIABILITY_FILTERS = {
     "90": "90% or better",
     "95": "95% or better",
 }
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
 
 
 def _board_context(request: HttpRequest, match: Match, error: str = "") -> dict[str, Any]:
@@ -147,7 +142,7 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
                 is_casual=form.is_casual(),
                 is_private=bool(form.cleaned_data.get("is_private")),
             )
-        except (MatchError, ArcanaError) as error:
+        except MatchError as error:
             form.add_error(None, error.message)
         else:
             return redirect(match)
@@ -157,10 +152,11 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
 
 def _new_match_options(request: HttpRequest, form: NewMatchForm) -> dict[str, Any] | None:
     """Grimhand Arcana's options (a copy of the card pool, my deck, card levels), built by
-    arcana.services; None for every other table (the game's defaults)."""
+    the deck source the Arcana app registers (`games.decks`); None for every other table
+    (the game's defaults)."""
     if not form.is_arcana():
         return None
-    return arcana_services.match_options(
+    return decks.match_options(
         user=request.user,
         deck_id=form.cleaned_data.get("arcana_deck"),
         is_rated=form.may_be_rated(),
@@ -181,11 +177,9 @@ def private_table(request: HtmxHttpRequest, token: str) -> HttpResponse:
             deck_id = inputs.optional_whole_number(
                 request.POST.get("arcana_deck"), what="The deck", minimum=1
             )
-            mine = arcana_services.join_choice(
-                user=request.user, match_id=match.pk, deck_id=deck_id
-            )
+            mine = decks.join_options(user=request.user, match_id=match.pk, deck_id=deck_id)
             services.match_join_by_link(token=token, user=request.user, seat_options=mine)
-        except (MatchError, BadInput, ArcanaError) as error:
+        except (MatchError, BadInput) as error:
             return render(
                 request,
                 "games/private_table.html",
@@ -230,7 +224,7 @@ def quick_pair(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _seek_target(seek: Seek) -> str:
-    if seek.match_id is not None:
+    if seek.match is not None:
         return seek.match.get_absolute_url()
     return reverse("games:seek", args=[seek.pk])
 
@@ -242,7 +236,7 @@ def seek(request: HtmxHttpRequest, seek_id: int) -> HttpResponse:
     found = selectors.seek_get(user=request.user, seek_id=seek_id)
     if found is None:
         return page_not_found(request, MatchNotFound("You have no such search."))
-    if found.match_id is not None:
+    if found.match is not None:
         return redirect(found.match)
     return render(request, "games/seek.html", _seek_context(request, found))
 
@@ -266,7 +260,7 @@ def seek_poll(request: HtmxHttpRequest, seek_id: int) -> HttpResponse:
         found = services.pairing.seek_refresh(user=request.user, seek_id=seek_id)
     except MatchError as error:
         return page_not_found(request, error)
-    if found.match_id is not None:
+    if found.match is not None:
         if request.htmx:
             response = HttpResponse(status=204)
             response["HX-Redirect"] = found.match.get_absolute_url()
@@ -285,7 +279,7 @@ def seek_cancel(request: HtmxHttpRequest, seek_id: int) -> HttpResponse:
         services.pairing.seek_cancel(user=request.user, seek_id=seek_id)
     except MatchError as error:
         found = selectors.seek_get(user=request.user, seek_id=seek_id)
-        if found is not None and found.match_id is not None:
+        if found is not None and found.match is not None:
             return redirect(found.match)
         return page_not_found(request, error)
     messages.success(request, "You stopped looking for a match.")
@@ -419,7 +413,7 @@ def move_preview(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
             request, MatchNotFound(NO_SUCH_MATCH if match is None else PRIVATE_RUN)
         )
     presenter = presenter_for(match.game)
-    if not hasattr(presenter, "action_bar"):
+    if not isinstance(presenter, CardFormPresenter):
         return page_not_found(request, MatchNotFound("This board has no move preview."))
     cards = presenter.checked_cards(request.GET.getlist("cards"))
     asked = inputs.optional_whole_number(request.GET.get("ply"), what="The move number")
@@ -451,9 +445,9 @@ def join(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
         deck_id = inputs.optional_whole_number(
             request.POST.get("arcana_deck"), what="The deck", minimum=1
         )
-        mine = arcana_services.join_choice(user=request.user, match_id=match_id, deck_id=deck_id)
+        mine = decks.join_options(user=request.user, match_id=match_id, deck_id=deck_id)
         services.match_join(match_id=match_id, user=request.user, seat_options=mine)
-    except (MatchError, BadInput, ArcanaError) as error:
+    except (MatchError, BadInput) as error:
         return _match_response(request, match_id, error=error.message, status=error.status)
     if not request.htmx:
         messages.success(request, "You took your seat. Good luck!")

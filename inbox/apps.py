@@ -15,4 +15,4 @@ class InboxConfig(AppConfig):
         from games import effects
         from inbox import services
 
-        effects.hook_register("turn_ended", "inbox", services.turn_ended)
+        effects.hook_register("turn_ended", "inbox.turn_notices", services.turn_ended)

@@ -322,6 +322,12 @@ def turn_notifications_settle(
 # --- reminders ---------------------------------------------------------------------------------
 
 
+def _user_id(seat: Seat) -> int:
+    """The id of the seat's player, for a seat its caller knows has one."""
+    assert seat.user_id is not None  # its callers skip seats with no player (or never read them)
+    return seat.user_id
+
+
 def _match_line(match: Match, user_id: int | None) -> str:
     names = selectors.opponents_of(match=match, user_id=user_id)
     against = f" against {', '.join(names)}" if names else ""
@@ -358,7 +364,7 @@ def turn_remind(
         key=f"turn:{seat.pk}:{seat.turn_started.isoformat()}",
         text=f"Your turn in {_match_line(match, seat.user_id)}",
         match=match,
-        is_present=presence.is_present(user_id=seat.user_id, match_id=match.pk),
+        is_present=presence.is_present(user_id=_user_id(seat), match_id=match.pk),
         may_email=not is_against_ai_only(match=match, user_id=seat.user_id),
     )
 
@@ -375,9 +381,9 @@ def late_remind(*, seat: Seat, now: dt.datetime | None = None) -> Notification |
     recorded: the next scan reminds them if they leave without moving."""
     now = now or timezone.now()
     due = late_due(seat)
-    if seat.user is None or due is None or not due <= now < seat.deadline:
+    if seat.user is None or due is None or seat.deadline is None or not due <= now < seat.deadline:
         return None
-    if presence.is_present(user_id=seat.user_id, match_id=seat.match_id):
+    if presence.is_present(user_id=_user_id(seat), match_id=seat.match_id):
         return None
     match = seat.match
     if is_solo(match=match):
@@ -398,21 +404,37 @@ def reminders_send_due(*, now: dt.datetime | None = None) -> dict[str, int]:
     now = now or timezone.now()
     sent = {"turn": 0, "late": 0}
     turns = list(selectors.turns_started_since(since=now - TURN_CATCH_UP))
-    done = selectors.existing_keys(
-        keys=[(seat.user_id, f"turn:{seat.pk}:{seat.turn_started.isoformat()}") for seat in turns]
-    )
+    done = selectors.existing_keys(keys=[_turn_key(seat) for seat in turns])
     for seat in turns:
-        key = (seat.user_id, f"turn:{seat.pk}:{seat.turn_started.isoformat()}")
+        key = _turn_key(seat)
         if key not in done and seat.index in seat.match.seats_to_act:
             sent["turn"] += turn_remind(seat=seat, now=now) is not None
-    late = [seat for seat in selectors.turns_with_deadline_after(now=now) if late_due(seat) <= now]
-    done = selectors.existing_keys(
-        keys=[(seat.user_id, f"late:{seat.pk}:{seat.deadline.isoformat()}") for seat in late]
-    )
+    late = [seat for seat in selectors.turns_with_deadline_after(now=now) if _due(seat) <= now]
+    done = selectors.existing_keys(keys=[_late_key(seat) for seat in late])
     for seat in late:
-        if (seat.user_id, f"late:{seat.pk}:{seat.deadline.isoformat()}") not in done:
+        if _late_key(seat) not in done:
             sent["late"] += late_remind(seat=seat, now=now) is not None
     return sent
+
+
+# The scan's seats are running human turns (inbox.selectors): each has its player and the
+# start of its turn, and those of `turns_with_deadline_after` a deadline.
+
+
+def _turn_key(seat: Seat) -> tuple[int, str]:
+    assert seat.turn_started is not None  # a running turn
+    return (_user_id(seat), f"turn:{seat.pk}:{seat.turn_started.isoformat()}")
+
+
+def _late_key(seat: Seat) -> tuple[int, str]:
+    assert seat.deadline is not None  # a timed turn
+    return (_user_id(seat), f"late:{seat.pk}:{seat.deadline.isoformat()}")
+
+
+def _due(seat: Seat) -> dt.datetime:
+    due = late_due(seat)
+    assert due is not None  # a running timed turn has both its start and its deadline
+    return due
 
 
 # --- what happens at a table ---------------------------------------------------------------
@@ -420,14 +442,15 @@ def reminders_send_due(*, now: dt.datetime | None = None) -> dict[str, int]:
 
 def invitation_notify(*, seat_id: int) -> Notification | None:
     """Someone invited me to a table, or offered a rematch (a table of the same players)."""
-    seat = Seat.objects.select_related("match__created_by__profile", "user").filter(pk=seat_id)
-    seat = seat.first()
+    seats = Seat.objects.select_related("match__created_by__profile", "user").filter(pk=seat_id)
+    seat = seats.first()
     if seat is None or seat.user is None or seat.joined is not None:
         return None
     match = seat.match
     if match.status != Match.Status.WAITING:
         return None
-    host = match.created_by.profile.name if _has_profile(match.created_by) else "Someone"
+    creator = match.created_by
+    host = creator.profile.name if creator is not None and _has_profile(creator) else "Someone"
     is_rematch = match.rematch_of_id is not None
     return notification_send(
         user=seat.user,
@@ -461,7 +484,7 @@ def pause_notify(*, match_id: int, votes: str, asked_at: str) -> int:
                 key=f"pause:{match.pk}:{votes}:{asked_at}",
                 text=f"{', '.join(askers)} asked to pause {match.game_name}: agree or decline",
                 match=match,
-                is_present=presence.is_present(user_id=seat.user_id, match_id=match.pk),
+                is_present=presence.is_present(user_id=_user_id(seat), match_id=match.pk),
             )
             is not None
         )
@@ -488,7 +511,7 @@ def ruling_notify(*, match_id: int) -> int:
             key=f"ruling:{match.pk}",
             text=text,
             match=match,
-            is_present=presence.is_present(user_id=seat.user_id, match_id=match.pk),
+            is_present=presence.is_present(user_id=_user_id(seat), match_id=match.pk),
         )
         sent += notice is not None
     return sent
@@ -519,7 +542,7 @@ def finished_notify(*, match_id: int) -> int:
                 key=f"finished:{match.pk}",
                 text=f"{_match_line(match, seat.user_id)} is over: {result}",
                 match=match,
-                is_present=presence.is_present(user_id=seat.user_id, match_id=match.pk),
+                is_present=presence.is_present(user_id=_user_id(seat), match_id=match.pk),
             )
             is not None
         )

@@ -16,6 +16,7 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config import inputs
+from config.http import AuthenticatedHttpRequest
 from inbox import centre, selectors, services, webpush
 from inbox.errors import InboxError
 from inbox.forms import SettingsForm
@@ -44,7 +45,7 @@ PAGES_MAX = 10_000  # far beyond any inbox: 90 days of notices, PAGE_SIZE matche
 
 @login_required
 @require_GET
-def notification_list(request: HttpRequest) -> HttpResponse:
+def notification_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "inbox/notifications.html", _list_context(request))
 
 
@@ -57,7 +58,7 @@ def _after_marking(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def mark_read(request: HttpRequest, notification_id: int) -> HttpResponse:
+def mark_read(request: AuthenticatedHttpRequest, notification_id: int) -> HttpResponse:
     notification = selectors.notification_of(user=request.user, notification_id=notification_id)
     if notification is None:
         raise Http404("There is no such notification.")
@@ -67,7 +68,7 @@ def mark_read(request: HttpRequest, notification_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def mark_all_read(request: HttpRequest) -> HttpResponse:
+def mark_all_read(request: AuthenticatedHttpRequest) -> HttpResponse:
     count = services.notifications_mark_read(user=request.user)
     if not getattr(request, "htmx", False):
         messages.success(
@@ -81,7 +82,7 @@ def mark_all_read(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def notification_open(request: HttpRequest, notification_id: int) -> HttpResponse:
+def notification_open(request: AuthenticatedHttpRequest, notification_id: int) -> HttpResponse:
     """Follow a notification: it is read now, and its link (a page of this site) opens."""
     notification = selectors.notification_of(user=request.user, notification_id=notification_id)
     if notification is None:
@@ -93,7 +94,7 @@ def notification_open(request: HttpRequest, notification_id: int) -> HttpRespons
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def notification_settings(request: HttpRequest) -> HttpResponse:
+def notification_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
     prefs = services.settings_get(user=request.user)
     push_ready = webpush.is_configured()
     status = 200
@@ -133,7 +134,7 @@ SUBSCRIPTION_MAX = 4096  # characters of a subscription's JSON (a real one is ab
 
 @login_required
 @require_POST
-def push_subscribe(request: HttpRequest) -> JsonResponse:
+def push_subscribe(request: AuthenticatedHttpRequest) -> JsonResponse:
     """Remember this browser's push subscription (JSON: `PushSubscription.toJSON()`).
     201 with the player's device count; 400 and nothing written on a bad one; 409 when
     push is not set up on this server."""
@@ -154,7 +155,7 @@ def push_subscribe(request: HttpRequest) -> JsonResponse:
 
 @login_required
 @require_POST
-def push_unsubscribe(request: HttpRequest) -> JsonResponse:
+def push_unsubscribe(request: AuthenticatedHttpRequest) -> JsonResponse:
     """Forget this browser (JSON: `{"endpoint": ...}`); forgetting one already gone is fine."""
     try:
         document = inputs.json_body(request, what="The request", max_length=SUBSCRIPTION_MAX)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.core.files.uploadedfile import UploadedFile
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -318,7 +319,7 @@ class PlayerProgressAdmin(admin.ModelAdmin):
                 "title": "Grant a reward",
                 "form": form,
                 "players": queryset,
-                "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+                "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
                 "opts": self.model._meta,
             },
         )
@@ -408,7 +409,7 @@ class OwnershipAdmin(admin.ModelAdmin):
                 "title": "Revoke items",
                 "form": form,
                 "rows": rows,
-                "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+                "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
                 "opts": self.model._meta,
             },
         )

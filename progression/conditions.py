@@ -205,19 +205,22 @@ def parse(text: str) -> Condition:
 
 
 def _clauses(words: list[str]) -> tuple[str, str, tuple[Test, ...], str]:
-    game, versus, tests, sum_field = "", "any", [], ""
+    game, versus, sum_field = "", "any", ""
+    tests: list[Test] = []
     at = 0
     while at < len(words):
         word = words[at].lower()
-        value = words[at + 1] if at + 1 < len(words) else None
-        if word in ("in", "vs", "sum") and value is None:
-            raise ConditionError(f"“{word}” needs something after it.")
-        if word == "in":
-            game, at = value.lower(), at + 2
-        elif word == "vs":
-            versus, at = value.lower(), at + 2
-        elif word == "sum":
-            sum_field, at = value, at + 2
+        if word in ("in", "vs", "sum"):
+            value = words[at + 1] if at + 1 < len(words) else None
+            if value is None:
+                raise ConditionError(f"“{word}” needs something after it.")
+            if word == "in":
+                game = value.lower()
+            elif word == "vs":
+                versus = value.lower()
+            else:
+                sum_field = value
+            at += 2
         elif word == "where":
             at = _tests(words, at + 1, tests)
         else:

@@ -25,7 +25,7 @@ import io
 import re
 import uuid
 import xml.etree.ElementTree as ET
-from typing import Any
+from typing import Any, TypeGuard
 
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
@@ -42,8 +42,8 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _URL_IN_CSS = re.compile(r"url\(\s*['\"]?(?!#)[^)]*\)|@import", re.IGNORECASE)
 
 
-def is_static(name: str) -> bool:
-    return bool(name) and not name.startswith(UPLOAD_PREFIX)
+def is_static(name: str | None) -> TypeGuard[str]:
+    return bool(name and not name.startswith(UPLOAD_PREFIX))
 
 
 class ArtFile(FieldFile):
@@ -119,8 +119,9 @@ def _svg(data: bytes) -> bytes:
             value = element.get(attribute)
             if value is not None and not value.startswith("#"):
                 del element.attrib[attribute]  # only links inside the file itself stay
-        if element.get("style") is not None:
-            element.set("style", _css(element.get("style")))
+        style = element.get("style")
+        if style is not None:
+            element.set("style", _css(style))
         if element.tag == f"{{{SVG_NS}}}style" and element.text:
             element.text = _css(element.text)
     ET.register_namespace("", SVG_NS)

@@ -142,9 +142,9 @@ class Reward(models.Model):
             f"{self.xp} XP" if self.xp else "",
             f"{self.coins} coins" if self.coins else "",
             f"{self.season_xp} season XP" if self.season_xp else "",
-            self.cosmetic.name if self.cosmetic_id else "",
+            self.cosmetic.name if self.cosmetic is not None else "",
             f"{self.shards} Arcana shards" if self.shards else "",
-            f"Arcana card {self.arcana_card.name}" if self.arcana_card_id else "",
+            f"Arcana card {self.arcana_card.name}" if self.arcana_card is not None else "",
         ]
         return ", ".join(part for part in parts if part) or "nothing"
 

@@ -250,9 +250,10 @@ def board_looks(*, match: Any) -> list[SeatLook]:
         row = rows.get(seat.user_id)
         if row is None:
             continue
-        back = row.card_back.asset_url if row.card_back_id and row.card_back.is_active else ""
-        theme = row.board_theme if row.board_theme_id and row.board_theme.is_active else None
-        frame = row.avatar_frame.asset_url if row.avatar_frame_id else ""
+        back_item, theme_item, frame_item = row.card_back, row.board_theme, row.avatar_frame
+        back = back_item.asset_url if back_item is not None and back_item.is_active else ""
+        theme = theme_item if theme_item is not None and theme_item.is_active else None
+        frame = frame_item.asset_url if frame_item is not None else ""
         if back or theme or frame:
             looks.append(
                 SeatLook(

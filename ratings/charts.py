@@ -134,8 +134,8 @@ def _y_range(values: Sequence[float], ticks: int) -> tuple[float, float, float]:
         low, high = math.floor(lowest / step) * step, math.ceil(highest / step) * step
         if (high - low) / step + 1 <= ticks:
             return float(low), float(high), float(step)
-    step = float(Y_STEPS[-1])
-    return math.floor(lowest / step) * step, math.ceil(highest / step) * step, step
+    widest = float(Y_STEPS[-1])
+    return math.floor(lowest / widest) * widest, math.ceil(highest / widest) * widest, widest
 
 
 def _frange(low: float, high: float, step: float) -> list[float]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import random
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils import timezone
@@ -22,6 +23,9 @@ from games import selectors, services
 from games.engine import registry
 from games.models import Match
 from ratings.models import RatedMatch, Rating, RatingChange
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 # Each demo player's strength: the chance of winning grows with the difference.
 STRENGTHS = {
@@ -61,13 +65,13 @@ def populate(*, seed: int = 8, scale: float = 1.0) -> int:
     return RatedMatch.objects.count()
 
 
-def _players() -> list[tuple[object, float]]:
+def _players() -> list[tuple[User, float]]:
     """The demo players (accounts' own service makes sure they exist), with strengths."""
     users = demo_players_ensure()
     return [(users[username], strength) for username, strength in STRENGTHS.items()]
 
 
-def _duel(game: str, pair: list[tuple[object, float]], rng: random.Random) -> None:
+def _duel(game: str, pair: list[tuple[User, float]], rng: random.Random) -> None:
     (first, first_strength), (second, second_strength) = pair
     match = services.match_create(
         creator=first, game_slug=game, opponent="player", invitee_username=second.username
@@ -79,7 +83,7 @@ def _duel(game: str, pair: list[tuple[object, float]], rng: random.Random) -> No
         services.match_resign(match_id=match.pk, user=second if first_wins else first)
 
 
-def _shield(table: list[tuple[object, float]], rng: random.Random) -> None:
+def _shield(table: list[tuple[User, float]], rng: random.Random) -> None:
     (host, _), *others = table
     match = services.match_create(
         creator=host,

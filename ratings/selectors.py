@@ -9,7 +9,7 @@ game should not top a board. Ranks count only the players listed.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,6 +50,11 @@ class BoardRow:
     wins: int
     is_provisional: bool
     is_viewer: bool
+
+
+def rating_value(*, user: Any, game: str) -> float | None:
+    """`user`'s rating in `game`, or None before their first rated match of it."""
+    return Rating.objects.filter(user=user, game=game).values_list("rating", flat=True).first()
 
 
 def rated_games() -> list[RatedGame]:
@@ -227,7 +232,7 @@ def player_history_charts(*, user: Any) -> HistoryCharts | None:
     return HistoryCharts(wide, narrow, len(changes))
 
 
-def _series(changes: Iterable[dict[str, Any]]) -> list[charts.Series]:
+def _series(changes: Iterable[Mapping[str, Any]]) -> list[charts.Series]:
     names = {game.slug: game.name for game in rated_games()}
     points: dict[str, list[charts.Point]] = defaultdict(list)
     for change in changes:

@@ -1,7 +1,7 @@
 """Writes of ratings: rating one finished match, exactly once.
 
 `match_rate` runs inside the transaction that records the result (the match_finished
-receiver), or on its own (a backfill, a test); either way it opens (or joins) one
+hook, `match_finished_rate`), or on its own (a backfill, a test); either way it opens (or joins) one
 transaction and:
 
 1. locks the Match row (`select_for_update`; the finishing transaction already holds it,
@@ -20,6 +20,7 @@ Lock order: Match row, then Rating rows by user id. Nothing else locks ratings.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +31,8 @@ from games.models import Match, Seat
 from ratings import systems
 from ratings.models import RatedMatch, Rating, RatingChange
 from ratings.systems import Skill
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -57,7 +60,7 @@ def match_is_rated(*, match: Match) -> bool:
     seats = list(match.seats.all())
     if len(seats) < 2 or not all(_is_rated_seat(seat) for seat in seats):
         return False
-    return len(seats) == 2 or systems.system_for(match.game) != systems.GLICKO2
+    return systems.rates(game=match.game, seats=len(seats))
 
 
 def _is_rated_seat(seat: Seat) -> bool:
@@ -82,9 +85,20 @@ def match_results(*, match: Match) -> list[Result]:
     seats = sorted(match.seats.all(), key=lambda seat: seat.index)
     last = len(places) + 1
     return [
-        Result(seat.user_id, seat.index, places.get(seat.index, last), seat.index in winners)
+        Result(user_id, seat.index, places.get(seat.index, last), seat.index in winners)
         for seat in seats
+        if (user_id := seat.user_id) is not None  # a rated match: every seat has a player
     ]
+
+
+def match_finished_rate(*, match: Match) -> None:
+    """games.effects' "ratings.rate" hook: rate the match in its result's transaction, first
+    of what a result sets off. Never raises: a failure rolls back to `match_rate`'s own
+    savepoint and is logged; the match stays unrated until `ratings_backfill` runs."""
+    try:
+        match_rate(match_id=match.pk)
+    except Exception:
+        logger.exception("Rating match %s failed; it stays unrated for now.", match.pk)
 
 
 def match_rate(*, match_id: Any) -> RatedMatch | None:
@@ -97,6 +111,7 @@ def match_rate(*, match_id: Any) -> RatedMatch | None:
         if RatedMatch.objects.filter(match=match).exists():
             return None
         system = systems.system_for(match.game)
+        assert system is not None  # match_is_rated: the game has a system
         results = match_results(match=match)
         ratings = _ratings_locked(game=match.game, system=system, results=results)
         return _record(match=match, system=system, results=results, ratings=ratings)

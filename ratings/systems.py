@@ -67,6 +67,13 @@ def system_for(game: str) -> str | None:
     return GAME_SYSTEMS.get(game)
 
 
+def rates(*, game: str, seats: int) -> bool:
+    """Whether a table of `game` with `seats` seats can be rated: the game has a system, and
+    Glicko-2 rates two players only."""
+    system = system_for(game)
+    return system is not None and (system != GLICKO2 or seats == 2)
+
+
 def start_skill(system: str) -> Skill:
     """A new player's rating in `system`."""
     if system == GLICKO2:

@@ -4,7 +4,10 @@ player, so only the game, its options, the clock and rated or casual are asked."
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, cast
+
+from django import forms
 
 from games.forms import EXTRA_SEATS, NewMatchForm
 
@@ -20,9 +23,14 @@ class ChallengeForm(NewMatchForm):
             del self.fields[f"seat_{seat}"], self.fields[f"seat_{seat}_username"]
         # Games two people can play with a board (BaniraCards is played alone).
         self.games = [game for game in self.games if game.min_seats <= 2 <= game.max_seats]
-        self.fields["game"].choices = [(game.slug, game.name) for game in self.games]
-        clocks = self.fields["time_control"]
-        clocks.choices = [("", "Pick for me (a day per move)"), *list(clocks.choices)[1:]]
+        # Both are ChoiceFields (NewMatchForm); `fields` holds them as plain Fields, and the
+        # stubs type what `choices` answers as what it accepts (it answers a list of pairs).
+        cast(forms.ChoiceField, self.fields["game"]).choices = [
+            (game.slug, game.name) for game in self.games
+        ]
+        clocks = cast(forms.ChoiceField, self.fields["time_control"])
+        offered = list(cast(Iterable[tuple[str, str]], clocks.choices))
+        clocks.choices = [("", "Pick for me (a day per move)"), *offered[1:]]
         slugs = {game.slug for game in self.games}
         self.rule_fields = [(slug, rule) for slug, rule in self.rule_fields if slug in slugs]
 

@@ -34,7 +34,7 @@ application = ProtocolTypeRouter(
         # The health checks first, beside Django's one request thread (config/health.py).
         "http": HealthChecks(
             ConcurrencyLimit(
-                django_asgi_app,
+                django_asgi_app,  # type: ignore[arg-type]  # django-stubs: its scope is a dict
                 limit=settings.WEB_CONCURRENCY_LIMIT,
                 queue_seconds=settings.WEB_QUEUE_SECONDS,
                 # Static files never touch the database; health checks (another method than

@@ -8,7 +8,7 @@ from web import views
 
 # The admin logs in through the site's own login (allauth): one login page, with its
 # throttling of failed attempts (ACCOUNT_RATE_LIMITS), for staff too (docs/security.md).
-admin.site.login = secure_admin_login(admin.site.login)
+admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]  # wrapped
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from games.engine.core import Event, Move
 
@@ -50,3 +50,19 @@ class BoardPresenter:
     @property
     def static_dir(self) -> Path:
         return self.folder / "static"
+
+
+@runtime_checkable
+class CardFormPresenter(Protocol):
+    """A board whose moves are built from checked cards, with a live action bar the move
+    preview redraws (Haymaker's): `games.selectors.move_preview` and its view."""
+
+    preview_template: str  # the action bar's partial
+
+    def checked_cards(self, values: list[str]) -> list[str]: ...
+
+    def card_move(self, action: str, cards: Sequence[str]) -> dict[str, Any]: ...
+
+    def action_bar(
+        self, *, view: dict[str, Any], cards: Sequence[str], is_legal: Callable[[str], bool]
+    ) -> dict[str, Any]: ...

@@ -5,6 +5,7 @@ Nothing here writes (games.services.tables and games.services.pairing do).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,9 +13,24 @@ from django.utils import timezone
 
 from games import rule_options
 from games.models import Match, Seek
-from ratings import systems
 
 TOKEN_MAX = 64
+
+# Whether a table of a game with so many seats can be rated: check(game=slug, seats=n). The
+# ratings app knows the systems and registers it from its AppConfig.ready (`games` imports
+# nothing of it); with no check, no table is rated.
+_rateable: Callable[..., bool] | None = None
+
+
+def rateable_register(check: Callable[..., bool]) -> None:
+    """Ask `check(game=..., seats=...)` whether a table can be rated. Registering again
+    replaces it."""
+    global _rateable
+    _rateable = check
+
+
+def _is_rateable(*, game: str, seats: int) -> bool:
+    return _rateable is not None and _rateable(game=game, seats=seats)
 
 
 def match_id_by_invite(*, token: Any) -> int | None:
@@ -38,14 +54,12 @@ def table_kind(*, match: Match) -> str:
     an AI seat, a tutorial, a weekly run, a game with no rating)."""
     if match.is_casual:
         return "Casual"
-    if match.tutorial or match.private_until is not None or systems.system_for(match.game) is None:
+    if match.tutorial or match.private_until is not None:
         return ""
     seats = list(match.seats.all())
     if len(seats) < 2 or any(seat.is_ai for seat in seats):
         return ""
-    if systems.system_for(match.game) == systems.GLICKO2 and len(seats) != 2:
-        return ""
-    return "Rated"
+    return "Rated" if _is_rateable(game=match.game, seats=len(seats)) else ""
 
 
 @dataclass(frozen=True)

@@ -16,14 +16,13 @@ from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from games.boards import has_board, presenter_for, tutorial_for
-from games.boards.base import BoardPresenter
+from games.boards.base import BoardPresenter, CardFormPresenter
 from games.engine import registry
 from games.engine.core import Event, Game
 from games.models import Match, Seat
 from games.replay import LoggedMove, match_position
 from games.selectors.lobby import table_rules
 from games.templatetags.cardhall import duration, tojson
-from progression import selectors as progression_selectors
 
 
 def match_game(*, match: Match) -> Game:
@@ -36,8 +35,16 @@ def seat_of(*, match: Match, user: Any) -> Seat | None:
     return next((seat for seat in match.seats.all() if seat.user_id == user.pk), None)
 
 
-# What a board shows of a seat's player, loaded with the user: profile, equipped looks.
-PLAYER_DETAILS = ("profile", *progression_selectors.SEAT_LOOKS)
+# What a board shows of a seat's player, loaded with the user (`select_related` paths from
+# it): what the apps above `games` register from their AppConfig.ready (accounts: the
+# profile, for a name; progression: the equipped looks). `games` imports none of them.
+PLAYER_DETAILS: list[str] = []
+
+
+def player_details_register(*paths: str) -> None:
+    """Load the user's relations `paths` with every board's players, so drawing a board
+    costs no query of its own for them."""
+    PLAYER_DETAILS.extend(path for path in paths if path not in PLAYER_DETAILS)
 
 
 def seats_with_players() -> QuerySet[Seat]:
@@ -172,7 +179,11 @@ def match_board(*, match: Match, seat: Seat | None) -> dict[str, Any]:
         "seat_index": seat_index,
         "is_playing": is_playing,
         "is_my_turn": is_my_turn,
-        "legal_moves": game.legal_moves(position.state, seat_index) if is_my_turn else [],
+        "legal_moves": (
+            game.legal_moves(position.state, seat_index)
+            if is_my_turn and seat_index is not None
+            else []
+        ),
         "log": list(reversed(log)),
         "last_events": log[-1]["events"] if log else [],
         "version": board_version(match=match),
@@ -202,7 +213,8 @@ def move_preview(
     """The board of a card form (`presenter.action_bar`) with its action bar for the checked
     `cards`: each button enabled only if the engine says its move is legal now. No seat, not
     my turn, or a page behind the match (`ply`): every button disabled."""
-    presenter: Any = presenter_for(match.game)
+    presenter = presenter_for(match.game)
+    assert isinstance(presenter, CardFormPresenter)  # the view serves card forms only
     context = match_board(match=match, seat=seat_of(match=match, user=user))
     is_current = ply is None or ply == match.ply
     seat = context["seat_index"] if context["is_my_turn"] and is_current else None

@@ -107,7 +107,7 @@ def _automatic_choice(match: Match, seat: Seat) -> dict[str, Any] | None:
     if getattr(bot, "wants_samples", False):
         # Searching bots get samples of what they cannot see, never the state itself.
         sample = Determinizer(game, state, seat.index)
-        return bot.choose(game, view, legal, chance, sample=sample)
+        return bot.choose(game, view, legal, chance, sample=sample)  # type: ignore[call-arg]  # a searching bot's choose takes samples
     return bot.choose(game, view, legal, chance)
 
 

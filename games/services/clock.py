@@ -92,11 +92,12 @@ def clocks_update(
 
 
 def _stop(match: Match, seat: Seat, now: dt.datetime) -> None:
-    if match.is_timed and seat.deadline is not None and seat.turn_started is not None:
+    move_seconds = match.move_seconds  # None: an untimed match (not `is_timed`)
+    if move_seconds is not None and seat.deadline is not None and seat.turn_started is not None:
         used = (now - seat.turn_started).total_seconds()
-        overflow = max(0, int(used) - match.move_seconds)
-        bank = max(0, seat.bank_seconds - overflow) + bank_increment(match.move_seconds)
-        seat.bank_seconds = min(bank_cap(match.move_seconds), bank)
+        overflow = max(0, int(used) - move_seconds)
+        bank = max(0, seat.bank_seconds - overflow) + bank_increment(move_seconds)
+        seat.bank_seconds = min(bank_cap(move_seconds), bank)
     seat.turn_started = seat.deadline = seat.paused_seconds_left = None
     seat.save(update_fields=["turn_started", "deadline", "bank_seconds", "paused_seconds_left"])
     effects.turn_ended(match=match, seat=seat)
@@ -104,7 +105,7 @@ def _stop(match: Match, seat: Seat, now: dt.datetime) -> None:
 
 def _start(match: Match, seat: Seat, now: dt.datetime) -> None:
     seat.turn_started = now
-    if match.is_timed:
+    if match.move_seconds is not None:  # `is_timed`
         seconds = match.move_seconds + seat.bank_seconds
         if match.is_paused:
             seat.paused_seconds_left = seconds
@@ -123,7 +124,7 @@ def _vacation_left(user: Any, now: dt.datetime) -> dt.timedelta:
 
 def clocks_new_table(match: Match) -> None:
     """Fill every human seat's time bank when a timed match is created."""
-    if match.is_timed:
+    if match.move_seconds is not None:  # `is_timed`
         match.seats.filter(kind=Seat.Kind.HUMAN).update(bank_seconds=bank_start(match.move_seconds))
 
 
@@ -237,7 +238,9 @@ def match_resume(*, match_id: int, user: Any, now: dt.datetime | None = None) ->
 
 
 def _resume_locked(match: Match, now: dt.datetime) -> None:
-    """Restart every stopped clock with the time it had left (the match row is locked)."""
+    """Restart every stopped clock with the time it had left (the match row is locked and
+    paused)."""
+    assert match.paused_at is not None  # the callers check `is_paused`
     paused_for = now - match.paused_at
     for seat in match.seats.all():
         if seat.paused_seconds_left is not None:
@@ -268,7 +271,9 @@ def deadlines_shift(*, user: Any, by: dt.timedelta, now: dt.datetime | None = No
         with transaction.atomic():
             match = locked(match_id)
             for seat in match.seats.filter(user=user, deadline__isnull=False):
-                seat.deadline = max(seat.deadline + by, min(seat.deadline, floor))
+                deadline = seat.deadline
+                assert deadline is not None  # deadline__isnull=False
+                seat.deadline = max(deadline + by, min(deadline, floor))
                 seat.save(update_fields=["deadline"])
             effects.match_changed(match=match)
 

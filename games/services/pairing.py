@@ -27,7 +27,6 @@ from games.engine import registry
 from games.errors import CannotCreate, MatchError, NotSeated, SeatUnavailable
 from games.models import Match, Seek, SeekPool
 from games.services import clock, tables
-from ratings.models import Rating
 
 SEEK_MINUTES = 10
 RATING_WINDOW = 200  # a new seek accepts opponents this close in rating...
@@ -66,9 +65,20 @@ def window(seek: Seek, now: dt.datetime) -> int:
     return RATING_WINDOW + int(waited * WIDEN_PER_MINUTE)
 
 
+# A player's rating in a game: rating(user=..., game=...) -> float, or None for no rating
+# yet. The ratings app registers it from its AppConfig.ready (`games` imports nothing of
+# it); with none, every player seeks at START_RATING.
+_rating: Callable[..., float | None] | None = None
+
+
+def rating_source_register(rating: Callable[..., float | None]) -> None:
+    """Match seeks by `rating(user=..., game=...)`. Registering again replaces it."""
+    global _rating
+    _rating = rating
+
+
 def rating_of(*, user: Any, game_slug: str) -> int:
-    rating = Rating.objects.filter(user=user, game=game_slug).values_list("rating", flat=True)
-    found = rating.first()
+    found = _rating(user=user, game=game_slug) if _rating is not None else None
     return round(found) if found is not None else START_RATING
 
 

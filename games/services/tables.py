@@ -281,9 +281,10 @@ def match_join(
                 token.encode(), match.invite_token.encode()
             ):
                 raise SeatUnavailable(PRIVATE_TABLE)
-            seat = next((seat for seat in seats if seat.is_open), None)
-            if seat is None:
+            free = next((seat for seat in seats if seat.is_open), None)
+            if free is None:
                 raise SeatUnavailable("This match is full.")
+            seat = free
             seat.user = user
         others = [other.user_id for other in seats if other.user_id not in (None, user.pk)]
         _admit(user, get_user_model().objects.filter(pk__in=others), SeatUnavailable)

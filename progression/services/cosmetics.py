@@ -12,7 +12,7 @@ from progression.errors import NotFound, NotOwned, ProgressionError
 from progression.models import Cosmetic, Ownership, PlayerProgress
 from progression.services.players import progress_locked
 
-SLOT_FIELD = {
+SLOT_FIELD: dict[str, str] = {  # a cosmetic kind (read from a row: a plain str) -> its slot
     Cosmetic.Kind.CARD_BACK: "card_back",
     Cosmetic.Kind.BOARD_THEME: "board_theme",
     Cosmetic.Kind.AVATAR_FRAME: "avatar_frame",

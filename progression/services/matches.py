@@ -75,12 +75,12 @@ def match_result_process(*, match_id: int) -> list[MatchCredit]:
 def _credit_match(match: Match) -> list[MatchCredit]:
     if match.status != Match.Status.FINISHED or not match.outcome:
         return []
-    seats = [
-        seat
+    players = sorted(  # (user id, seat), in user-id order: the lock order
+        (seat.user_id, seat)
         for seat in match.seats.all()
         if seat.kind == Seat.Kind.HUMAN and seat.user_id is not None and seat.joined
-    ]
-    if not seats:
+    )
+    if not players:
         return []
     when = match.finished or match.updated
     season_rollover(now=when)
@@ -88,9 +88,9 @@ def _credit_match(match: Match) -> list[MatchCredit]:
     events = tuple((move.seat, event.type, event.data) for move in log for event in move.events)
     movers = {move.seat for move in log}
     credits = []
-    for seat in sorted(seats, key=lambda s: s.user_id):
-        progress = progress_locked(seat.user_id)
-        if MatchCredit.objects.filter(match=match, user_id=seat.user_id).exists():
+    for user_id, seat in players:
+        progress = progress_locked(user_id)
+        if MatchCredit.objects.filter(match=match, user_id=user_id).exists():
             continue  # already credited: a repeat, or a concurrent run that won the lock
         if seat.resigned or seat.timed_out:
             credits.append(_credit_nothing(progress, match, seat, LEFT_EARLY))
@@ -109,7 +109,7 @@ def _credit_nothing(progress: PlayerProgress, match: Match, seat: Seat, line: st
     """The guard row without rewards (so the panel can say why)."""
     return MatchCredit.objects.create(
         match=match,
-        user_id=seat.user_id,
+        user_id=progress.user_id,
         level_before=progress.level,
         level_after=progress.level,
         xp_after=progress.xp,
@@ -133,7 +133,7 @@ def _credit_seat(
     grant.lines += [f"New item: {item.name}" for item in applied.new_cosmetics]
     return MatchCredit.objects.create(
         match=match,
-        user_id=seat.user_id,
+        user_id=progress.user_id,
         xp=grant.xp,
         coins=grant.coins,
         season_xp=applied.season_xp,

@@ -50,10 +50,8 @@ class Command(BaseCommand):
         matches = Match.objects.exclude(status=Match.Status.WAITING).prefetch_related("seats")
         for match in matches.order_by("pk").iterator(chunk_size=200):
             findings.matches += 1
-            for problem in match_problems(match, findings):
-                findings.problems.append(
-                    {"match": match.pk, "game": match.game, "problem": problem}
-                )
+            for found in match_problems(match, findings):
+                findings.problems.append({"match": match.pk, "game": match.game, "problem": found})
         if options["json"]:
             self.stdout.write(json.dumps(findings.__dict__, indent=1))
         else:
