@@ -96,13 +96,9 @@ def _dependencies_up() -> Metric:
         "1 when the dependency answers this web process, 0 when not (the /healthz checks).",
         labels=["dependency"],
     )
-    for name, check in (
-        ("database", health.check_database),
-        ("cache", health.check_cache),
-        ("channel_layer", health.check_channel_layer),
-        ("broker", health.check_broker),
-    ):
-        state = check()
+    report, _status = health.readiness()  # each Redis server asked once
+    for name in ("database", "cache", "channel_layer", "broker"):
+        state = report[name]
         if state in ("up", "down"):  # not the local cache, nor eager Celery
             up.add_metric([name], 1.0 if state == "up" else 0.0)
     return up

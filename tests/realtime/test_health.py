@@ -64,6 +64,32 @@ def test_readiness_is_503_when_the_database_is_down(client, db, monkeypatch):
     assert response.json()["database"] == "down"
 
 
+def test_readiness_asks_each_redis_server_once_whatever_databases_name_it(monkeypatch):
+    """The cache, the channel layer and the broker on three databases of one server: one
+    PING; another server, or other credentials, is asked on its own."""
+    asked: list[str] = []
+    monkeypatch.setattr(health, "redis_answers", lambda url: asked.append(url) or True)
+    ping = health.each_server_once()
+    for url in (
+        "redis://127.0.0.1:6379/0",
+        "redis://127.0.0.1:6379/2",
+        "redis://127.0.0.1:6379?db=9",
+        "redis://127.0.0.1:6380/0",
+        "redis://user:secret@127.0.0.1:6379/0",
+        "unix:///run/redis.sock?db=1",
+        "unix:///run/redis.sock?db=2",
+    ):
+        assert ping(url) is True
+    assert asked == [
+        "redis://127.0.0.1:6379/0",
+        "redis://127.0.0.1:6380/0",
+        "redis://user:secret@127.0.0.1:6379/0",
+        "unix:///run/redis.sock?db=1",
+    ]
+    # A fresh check asks again: nothing is remembered from one check to the next.
+    assert health.each_server_once()("redis://127.0.0.1:6379/2") and len(asked) == 5
+
+
 def test_a_redis_that_does_not_answer_is_down_at_once():
     started = time.monotonic()
     assert not health.redis_answers(f"redis://127.0.0.1:{free_port()}/0")
