@@ -90,9 +90,16 @@ def seek_open_of(*, user: Any) -> Seek | None:
     return Seek.objects.filter(user=user, status=Seek.Status.OPEN).first()
 
 
+# A block between two players, either way, by the user's relations (social's Block, named
+# by its related names as the open tables' list does: games.selectors.lists).
+BLOCKED_BY_SEEKER, BLOCKED_SEEKER = "user__blocks__blocked", "user__blocked_by__blocker"
+
+
 def seek_list(*, user: Any, limit: int = 50) -> list[Seek]:
-    """Open seeks of other players that have not expired, oldest first: the seek list."""
+    """Open seeks of other players that have not expired, oldest first: the seek list.
+    A player blocked either way is not listed (picking their seek would be refused)."""
     seeks = Seek.objects.filter(status=Seek.Status.OPEN, expires__gt=timezone.now())
     if user.is_authenticated:
         seeks = seeks.exclude(user=user)
+        seeks = seeks.exclude(**{BLOCKED_BY_SEEKER: user}).exclude(**{BLOCKED_SEEKER: user})
     return list(seeks.select_related("user").order_by("created")[:limit])

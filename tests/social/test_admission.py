@@ -139,6 +139,19 @@ def test_picking_a_blocked_players_seek_from_the_list_is_refused(alice, bob):
     assert seek.status == Seek.Status.OPEN
 
 
+def test_the_seek_list_leaves_out_players_blocked_either_way(alice, bob, carol):
+    from games.selectors import seek_list
+
+    mine = pairing.seek_create(user=alice, game_slug="dogblade", time_control="1d")
+    theirs = pairing.seek_create(user=carol, game_slug="shield", time_control="1d")
+    assert [seek.pk for seek in seek_list(user=bob)] == [mine.pk, theirs.pk]
+    _block(alice, bob)  # alice blocked bob: bob no longer sees her seek
+    assert [seek.pk for seek in seek_list(user=bob)] == [theirs.pk]
+    _block(bob, carol)  # bob blocked carol: nor hers
+    assert seek_list(user=bob) == []
+    assert [seek.pk for seek in seek_list(user=carol)] == [mine.pk]  # alice's, unblocked
+
+
 def test_a_rematch_after_a_block_is_refused(alice, bob, make_match):
     match = make_match(alice, bob)
     services.match_resign(match_id=match.pk, user=bob)
