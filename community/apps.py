@@ -11,3 +11,4 @@ class CommunityConfig(AppConfig):
 
         admission.register_checks()
         notifications.reach_check_register(pushes.REACH, pushes.line_reaches)
+        notifications.reach_check_register(pushes.REMOVED_REACH, pushes.removal_reaches)

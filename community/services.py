@@ -206,6 +206,8 @@ def message_remove(*, message: ChatMessage, by: Any) -> ChatMessage:
         message.removed, message.removed_by = timezone.now(), by
         message.save(update_fields=["removed", "removed_by"])
         audit(by=by, target=message, message="Removed the message.")
+        line_id = message.pk
+        transaction.on_commit(lambda: pushes.chat_line_removed(message_id=line_id), robust=True)
     return message
 
 

@@ -95,3 +95,30 @@ async def test_spectators_room_reaches_spectators_only(alice, bob, carol, make_u
     assert await dave_socket.receive_nothing(timeout=0.3)
     for socket in (bob_socket, dave_socket, carol_socket):
         await socket.disconnect()
+
+
+remove = database_sync_to_async(services.message_remove)
+
+
+async def test_a_removed_line_leaves_every_page_of_its_room_at_once(
+    alice, bob, carol, make_user, make_match
+):
+    """The sender's page too; a spectator never hears of a line of the seats' room."""
+    mod = await database_sync_to_async(make_user)("mod")
+    match = await database_sync_to_async(make_match)(alice, bob)
+    alice_socket = await connected(alice, match.pk)
+    bob_socket = await connected(bob, match.pk)
+    carol_socket = await connected(carol, match.pk)
+    line = await post(match_id=match.pk, user=alice, text="rude")
+    assert "rude" in await bob_socket.receive_from(timeout=5)
+
+    await remove(message=line, by=mod)
+
+    for socket in (alice_socket, bob_socket):
+        pushed = await socket.receive_from(timeout=5)
+        assert pushed == f'<li id="chat-line-{line.pk}" hx-swap-oob="delete"></li>'
+    assert await carol_socket.receive_nothing(timeout=0.3)
+    await remove(message=line, by=mod)  # removed already: nothing more is sent
+    assert await bob_socket.receive_nothing(timeout=0.3)
+    for socket in (alice_socket, bob_socket, carol_socket):
+        await socket.disconnect()
