@@ -14,6 +14,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from accounts.selectors import user_get_by_username
+from games import selectors as games_selectors
 from games import services as games_services
 from games.models import Match
 from social import selectors
@@ -53,13 +54,17 @@ def follow_delete(*, user: Any, username: str) -> Any:
 
 def block_create(*, user: Any, username: str) -> Block:
     """Block a player: neither may invite, challenge, join or be paired with the other
-    (games.admission), and the follows between them end."""
+    (games.admission), the follows between them end, and an invitation still open between
+    them, either way, is withdrawn: the blocker cancels or declines that table, as they
+    could by hand (`games.services.match_cancel`; a match under way plays on)."""
     other = _other(user, username, "block")
     with transaction.atomic():
         block, _created = Block.objects.get_or_create(blocker=user, blocked=other)
         Follow.objects.filter(
             Q(follower=user, followed=other) | Q(follower=other, followed=user)
         ).delete()
+        for match_id in games_selectors.tables_waiting_with(user=user, other=other):
+            games_services.match_cancel(match_id=match_id, user=user)
     return block
 
 

@@ -17,6 +17,7 @@ from games.selectors.lists import (
     matches_for_user,
     open_matches,
     reliability,
+    tables_waiting_with,
     turn_count_for,
 )
 from games.selectors.lobby import (
@@ -63,6 +64,7 @@ __all__ = [
     "seek_get",
     "seek_list",
     "seek_open_of",
+    "tables_waiting_with",
     "table_kind",
     "table_rules",
     "automatic_seat_to_act",

@@ -214,3 +214,17 @@ def automation_stalled_ids(*, since: Any) -> list[int]:
         .order_by("updated")
         .values_list("pk", flat=True)
     )
+
+
+def tables_waiting_with(*, user: Any, other: Any) -> list[int]:
+    """The ids of the tables not started yet where `user` and `other` both have a seat and
+    one of them has not taken it: an invitation between them, either way, still open."""
+    both = Match.objects.filter(status=Match.Status.WAITING, seats__user=user).filter(
+        seats__user=other
+    )
+    unjoined = Seat.objects.filter(
+        match=OuterRef("pk"), user__in=[user.pk, other.pk], joined__isnull=True
+    )
+    return list(
+        both.filter(Exists(unjoined)).order_by("pk").values_list("pk", flat=True).distinct()
+    )

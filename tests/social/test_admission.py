@@ -160,3 +160,36 @@ def test_a_rematch_after_a_block_is_refused(alice, bob, make_match):
     with pytest.raises(CannotCreate, match="bob is not taking matches from you"):
         services.match_rematch(match_id=match.pk, user=alice)
     assert _counts() == before
+
+
+@pytest.mark.parametrize("blocker_is_inviter", [True, False])
+def test_blocking_withdraws_an_open_invitation_between_the_two_and_nothing_else(
+    alice, bob, carol, make_match, blocker_is_inviter
+):
+    from social import services as social_services
+
+    invitation = services.match_create(
+        creator=alice, game_slug="dogblade", opponent="player", invitee_username="bob"
+    )
+    to_carol = services.match_create(
+        creator=alice, game_slug="dogblade", opponent="player", invitee_username="carol"
+    )
+    open_table = services.match_create(creator=bob, game_slug="dogblade", opponent="open")
+    under_way = make_match(alice, bob)
+    blocker, blocked = (alice, bob) if blocker_is_inviter else (bob, alice)
+
+    social_services.block_create(user=blocker, username=blocked.username)
+
+    statuses = dict(
+        Match.objects.filter(
+            pk__in=[invitation.pk, to_carol.pk, open_table.pk, under_way.pk]
+        ).values_list("pk", "status")
+    )
+    assert statuses == {
+        invitation.pk: Match.Status.CANCELLED,  # withdrawn, as the blocker could by hand
+        to_carol.pk: Match.Status.WAITING,
+        open_table.pk: Match.Status.WAITING,  # alice has no seat there: nothing to withdraw
+        under_way.pk: Match.Status.ACTIVE,  # a match under way plays on
+    }
+    social_services.block_create(user=blocker, username=blocked.username)  # again: no change
+    assert Match.objects.filter(status=Match.Status.CANCELLED).count() == 1
