@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from games import effects
 from games import services as match_services
 from progression import levels, services
 from progression.models import CoinEntry, DailyQuest, MatchCredit, PlayerProgress, SeasonProgress
@@ -87,8 +88,11 @@ def test_processing_twice_concurrently_credits_once(
     make_user, make_match, quest_templates, season, monkeypatch
 ):
     host, guest = make_user(), make_user()
-    # Finish without the in-transaction credit, as if it had failed and been left to the task.
-    monkeypatch.setattr(services, "match_result_record", lambda *, match: None)
+    # Finish without the in-transaction credit, as if it had failed and been left to the task:
+    # the slot progression registered at games.effects' "match_finished" does nothing.
+    monkeypatch.setitem(
+        effects._hooks["match_finished"], "progression.credit", lambda *, match: None
+    )
     match = play_out(make_match(host, guest, options=EXAMPLE_DEAL))
     monkeypatch.undo()
     assert not MatchCredit.objects.exists()
