@@ -1,6 +1,6 @@
 from django import forms
 
-from inbox.models import EMAILED_KINDS, NotificationSettings
+from inbox.models import CENTRE_KINDS, EMAILED_KINDS, Notification, NotificationSettings
 
 EMAIL_LABELS = {
     "turn": "Your turn",
@@ -17,6 +17,13 @@ class SettingsForm(forms.Form):
         required=False,
         label="In the notification centre",
         help_text="The bell in the header, with live updates.",
+    )
+    centre_kinds = forms.MultipleChoiceField(
+        required=False,
+        label="Show in the notification centre",
+        choices=[(kind, Notification.Kind(kind).label) for kind in CENTRE_KINDS],
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"invalid_choice": "Pick what the notification centre shows from the list."},
     )
     email = forms.BooleanField(
         required=False,
@@ -61,6 +68,7 @@ class SettingsForm(forms.Form):
             push_ready=push_ready,
             initial={
                 "in_app": prefs.in_app,
+                "centre_kinds": prefs.centre_kinds,
                 "email": prefs.email,
                 "email_kinds": prefs.email_kinds,
                 "push": prefs.push,

@@ -68,6 +68,14 @@ def default_email_kinds() -> list[str]:
     return list(EMAILED_KINDS)
 
 
+# The kinds the notification centre can show (the daily digest is email only), in its order.
+CENTRE_KINDS = ("turn", "late", "invite", "rematch", "pause", "finished")
+
+
+def default_centre_kinds() -> list[str]:
+    return list(CENTRE_KINDS)
+
+
 class NotificationSettings(models.Model):
     """Which channels a player wants; created lazily with everything but the digest on."""
 
@@ -75,6 +83,11 @@ class NotificationSettings(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_settings"
     )
     in_app = models.BooleanField("In the notification centre", default=True)
+    # Which kinds the centre shows when it is on (of CENTRE_KINDS; all of them by default).
+    # An unticked kind is still recorded (and emailed or pushed if chosen), never shown.
+    centre_kinds = models.JSONField(
+        "Show these in the centre", default=default_centre_kinds, blank=True
+    )
     email = models.BooleanField("By email", default=True)
     # Which kinds go by email when email is on (of EMAILED_KINDS; all of them by default).
     email_kinds = models.JSONField("Email these", default=default_email_kinds, blank=True)

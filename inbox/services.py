@@ -32,6 +32,7 @@ from games.selectors import is_against_ai_only, is_solo
 from inbox import centre, selectors, webpush
 from inbox.errors import BadSettings, PushUnavailable
 from inbox.models import (
+    CENTRE_KINDS,
     EMAILED_KINDS,
     PUSHED_KINDS,
     Notification,
@@ -70,9 +71,11 @@ def settings_update(
     digest_hour: Any,
     email_kinds: Any = None,
     push: Any = None,
+    centre_kinds: Any = None,
 ) -> Any:
-    """Switch channels (and the kinds sent by email and push) on or off; a bad value changes
-    nothing and says why. `email_kinds` or `push` None keeps what was chosen before."""
+    """Switch channels (and the kinds sent by email and push, and shown in the centre) on or
+    off; a bad value changes nothing and says why. `email_kinds`, `push` or `centre_kinds`
+    None keeps what was chosen before."""
     try:
         hour = int(digest_hour)
     except (TypeError, ValueError):
@@ -88,11 +91,17 @@ def settings_update(
         if isinstance(email_kinds, str) or not set(email_kinds) <= EMAIL_KINDS:
             raise BadSettings("Pick what to email from the list: your turn, running late, …")
         email_kinds = [kind for kind in EMAILED_KINDS if kind in email_kinds]
+    if centre_kinds is not None:
+        if isinstance(centre_kinds, str) or not set(centre_kinds) <= set(CENTRE_KINDS):
+            raise BadSettings("Pick what the notification centre shows from the list.")
+        centre_kinds = [kind for kind in CENTRE_KINDS if kind in centre_kinds]
     with transaction.atomic():
         prefs = settings_get(user=user)
         prefs.in_app, prefs.email, prefs.digest, prefs.digest_hour = in_app, email, digest, hour
         if email_kinds is not None:
             prefs.email_kinds = email_kinds
+        if centre_kinds is not None:
+            prefs.centre_kinds = centre_kinds
         if push is not None:
             prefs.push = push
         prefs.save()
@@ -117,11 +126,12 @@ def notification_send(
 
     Returns the new notification, or None when that key was already sent. A player who is
     looking at the match (`is_present`) gets it recorded only: nothing shown, nothing sent.
-    Email and Web Push are decided alike: the channel is on, the kind is one the player
+    The centre shows it when it is on and the kind is one the player ticked for it. Email
+    and Web Push are decided alike: the channel is on, the kind is one the player
     ticked, they are not looking, and `may_email` (false against the AI only) holds.
     """
     prefs = settings_get(user=user)
-    in_app = prefs.in_app and not is_present
+    in_app = prefs.in_app and kind in prefs.centre_kinds and not is_present
     by_push = (
         prefs.push
         and may_email

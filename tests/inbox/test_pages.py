@@ -6,7 +6,7 @@ import pytest
 from django.core import mail
 
 from inbox import services
-from inbox.models import Notification, NotificationSettings
+from inbox.models import CENTRE_KINDS, Notification, NotificationSettings
 
 pytestmark = pytest.mark.django_db
 
@@ -125,7 +125,13 @@ def test_the_settings_page_chooses_what_goes_by_email(signed_in, alice):
     page = signed_in.get("/notifications/settings/").content.decode()
     assert page.count('name="email_kinds"') == 4 and 'data-testid="email-kinds"' in page
     assert services.settings_get(user=alice).email_kinds == ["turn", "late", "invite", "rematch"]
-    form = {"email": "on", "email_kinds": ["invite", "turn"], "digest_hour": "8", "in_app": "on"}
+    form = {
+        "email": "on",
+        "email_kinds": ["invite", "turn"],
+        "digest_hour": "8",
+        "in_app": "on",
+        "centre_kinds": list(CENTRE_KINDS),  # as the page posts them: all ticked
+    }
     assert signed_in.post("/notifications/settings/", form).status_code == 302
     assert services.settings_get(user=alice).email_kinds == ["turn", "invite"]
 
@@ -138,6 +144,41 @@ def test_the_settings_page_chooses_what_goes_by_email(signed_in, alice):
     response = signed_in.post("/notifications/settings/", bad)
     assert response.status_code == 400 and "Pick what to email" in response.content.decode()
     assert services.settings_get(user=alice).email_kinds == ["turn", "invite"]
+
+
+def test_the_settings_page_chooses_what_the_centre_shows(signed_in, alice):
+    page = signed_in.get("/notifications/settings/").content.decode()
+    assert page.count('name="centre_kinds"') == 6 and 'data-testid="centre-kinds"' in page
+    assert services.settings_get(user=alice).centre_kinds == [
+        "turn",
+        "late",
+        "invite",
+        "rematch",
+        "pause",
+        "finished",
+    ]
+    form = {
+        "in_app": "on",
+        "centre_kinds": ["finished", "invite"],
+        "email": "on",
+        "email_kinds": ["turn"],
+        "digest_hour": "8",
+    }
+    assert signed_in.post("/notifications/settings/", form).status_code == 302
+    assert services.settings_get(user=alice).centre_kinds == ["invite", "finished"]
+
+    turn = services.notification_send(user=alice, kind="turn", key="c1", text="move now, alice")
+    invite = services.notification_send(user=alice, kind="invite", key="c2", text="bob invites")
+    assert (turn.in_app, invite.in_app) == (False, True)
+    assert turn.by_email and turn.read_at is not None  # still emailed; never unread
+    listed = signed_in.get("/notifications/").content.decode()
+    assert "bob invites" in listed and "move now, alice" not in listed
+
+    bad = {**form, "centre_kinds": ["finished", "spam"]}
+    response = signed_in.post("/notifications/settings/", bad)
+    assert response.status_code == 400
+    assert "Pick what the notification centre shows" in response.content.decode()
+    assert services.settings_get(user=alice).centre_kinds == ["invite", "finished"]
 
 
 def test_the_settings_page_names_the_digest_hours_time_zone(signed_in, alice):
@@ -162,7 +203,10 @@ def test_bad_settings_input_says_why_and_saves_nothing(signed_in, alice, hour):
 def test_switching_email_off_on_the_page_stops_emails(
     signed_in, alice, django_capture_on_commit_callbacks
 ):
-    signed_in.post("/notifications/settings/", {"in_app": "on", "digest_hour": "8"})
+    signed_in.post(
+        "/notifications/settings/",
+        {"in_app": "on", "centre_kinds": list(CENTRE_KINDS), "digest_hour": "8"},
+    )
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         notification = notify(alice, "a")
     assert len(callbacks) == 1 and not notification.by_email and mail.outbox == []
