@@ -1,6 +1,5 @@
 def display_name(user) -> str:
-    """A player's shown name: their display name, else their username."""
+    """A player's shown name: their profile's (`Profile.name`: the display name, else the
+    username), or the username of an account with no profile yet."""
     profile = getattr(user, "profile", None)
-    if profile is not None and profile.display_name:
-        return profile.display_name
-    return user.get_username()
+    return profile.name if profile is not None else user.get_username()
