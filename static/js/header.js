@@ -10,6 +10,7 @@
     menu.classList.toggle("is-open", open);
   }
   document.addEventListener("DOMContentLoaded", function () {
+    accountMenu();
     var toggle = document.querySelector(".menu-toggle");
     var menu = document.getElementById("site-menu");
     if (!toggle || !menu) return;
@@ -28,4 +29,28 @@
       }
     });
   });
+  // The account menu: the name opens its panel; a click elsewhere or Escape closes it.
+  function accountMenu() {
+    var button = document.querySelector(".account-toggle");
+    var panel = document.getElementById("account-panel");
+    if (!button || !panel) return;
+    function setOpen(open) {
+      button.setAttribute("aria-expanded", open ? "true" : "false");
+      panel.classList.toggle("is-open", open);
+    }
+    button.addEventListener("click", function () {
+      setOpen(!panel.classList.contains("is-open"));
+    });
+    document.addEventListener("click", function (event) {
+      if (!panel.classList.contains("is-open")) return;
+      if (panel.contains(event.target) || button.contains(event.target)) return;
+      setOpen(false);
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && panel.classList.contains("is-open")) {
+        setOpen(false);
+        button.focus();
+      }
+    });
+  }
 })();

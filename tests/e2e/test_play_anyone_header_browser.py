@@ -43,6 +43,16 @@ def test_play_anyone_from_the_header_on_desktop_and_phone(
     page.locator(".site-header").screenshot(path=str(SHOTS / "desktop-header.png"))
     assert page.evaluate(ROWS_JS)["spread"] < 8  # the desktop header is one row too,
     assert page.evaluate(NAV_ROWS_JS) == 1  # its links included (1280 wide, logged in)
+    # The account menu: the name opens it (Friends, profile, settings, log out); Escape
+    # closes it, and gives focus back to the name.
+    friends, account = player.testid("header-friends"), player.testid("account-toggle")
+    expect(friends).to_be_hidden()
+    account.click()
+    expect(account).to_have_attribute("aria-expanded", "true")
+    expect(friends).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(friends).to_be_hidden()
+    expect(account).to_be_focused()
     link.click()
     page.wait_for_url("**/play/quick/")
     expect(page.locator("h1")).to_be_visible()
@@ -57,6 +67,7 @@ def test_play_anyone_from_the_header_on_desktop_and_phone(
     expect(link).to_be_hidden()  # behind the menu button, with the rest of the nav
     player.testid("menu-toggle").click()
     expect(link).to_be_visible()
+    expect(player.testid("header-friends")).to_be_visible()  # a plain list in the menu
     page.screenshot(path=str(SHOTS / "phone-390x844-menu.png"))
     link.click()
     page.wait_for_url("**/play/quick/")

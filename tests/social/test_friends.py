@@ -42,6 +42,18 @@ def test_follow_and_unfollow_from_the_player_page(client, alice, bob):
     assert Follow.objects.count() == 0
 
 
+def test_the_header_account_menu_links_a_signed_in_player_to_their_friends(client, alice):
+    assert 'data-testid="header-friends"' not in client.get("/").content.decode()
+    client.force_login(alice)
+    page = client.get("/").content.decode()
+    friends = reverse("social:friends")
+    assert 'aria-controls="account-panel" data-testid="account-toggle">alice</button>' in page
+    panel = page.split('id="account-panel"', 1)[1].split("</div>", 1)[0]
+    assert f'href="{friends}" data-testid="header-friends"' in panel
+    assert f'href="{reverse("profile")}"' in panel and "Log out" in panel
+    assert client.get(friends).status_code == 200
+
+
 def test_a_visitor_sees_no_buttons_and_cannot_post(client, bob):
     page = client.get(reverse("player", args=["bob"]))
     assert page.status_code == 200 and b'data-testid="social-panel"' not in page.content
