@@ -40,14 +40,7 @@ def chat_line_sent(*, message_id: int) -> None:
         return
     html = render_to_string("community/chat.html#pushed", {"line": line, "room": line.room})
     event = {"type": "line.push", "reach": REACH, "html": html, "sender_id": line.sender_id}
-    if line.room == ChatMessage.Room.WATCH:
-        notifications.group_send(notifications.group_for_spectators(line.match_id), event)
-        return
-    seats = Seat.objects.filter(match_id=line.match_id, joined__isnull=False).exclude(
-        user_id=line.sender_id
-    )
-    for index in seats.values_list("index", flat=True):
-        notifications.group_send(notifications.group_for_seat(line.match_id, index), event)
+    _room_send(line, event, but_user_id=line.sender_id)  # the sender's page shows it already
 
 
 def chat_line_removed(*, message_id: int) -> None:
@@ -55,10 +48,17 @@ def chat_line_removed(*, message_id: int) -> None:
     if line is None:
         return
     html = render_to_string("community/chat.html#removed", {"line": line})
-    event = {"type": "line.push", "reach": REMOVED_REACH, "html": html}
+    _room_send(line, {"type": "line.push", "reach": REMOVED_REACH, "html": html})
+
+
+def _room_send(line: ChatMessage, event: dict[str, Any], *, but_user_id: int | None = None) -> None:
+    """Send `event` to the pages of `line`'s room: the spectators' group, or each joined
+    seat's group (but the seat of `but_user_id`)."""
     if line.room == ChatMessage.Room.WATCH:
         notifications.group_send(notifications.group_for_spectators(line.match_id), event)
         return
     seats = Seat.objects.filter(match_id=line.match_id, joined__isnull=False)
+    if but_user_id is not None:
+        seats = seats.exclude(user_id=but_user_id)
     for index in seats.values_list("index", flat=True):
         notifications.group_send(notifications.group_for_seat(line.match_id, index), event)
