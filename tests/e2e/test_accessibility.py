@@ -20,6 +20,7 @@ from playwright.sync_api import Browser, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from games.boards.haymaker.tutorial import TUTORIAL as HAYMAKER_TUTORIAL
+from tests.live import LiveServer
 
 pytestmark = pytest.mark.e2e
 
@@ -51,8 +52,14 @@ RUN_AXE = """async () => {
 }"""
 
 
+SERVER: list[LiveServer] = []  # the session's server, for its log when a board is stuck
+
+
 @pytest.fixture(scope="module")
-def player(chromium_browser: Browser, live_server_url: str) -> Iterator[Player]:
+def player(
+    chromium_browser: Browser, live_server_url: str, e2e_server: LiveServer
+) -> Iterator[Player]:
+    SERVER[:] = [e2e_server]
     context = chromium_browser.new_context(
         base_url=live_server_url, viewport=VIEWPORT, bypass_csp=True
     )
@@ -267,7 +274,39 @@ def wait_ready(player: Player, ply: int) -> None:
     except PlaywrightTimeoutError:
         print(f"no board past ply {ply} after {MOVE_TIMEOUT} ms: the page asks, as its poll does")
         player.page.evaluate("document.dispatchEvent(new CustomEvent('page-visible'))")
-        player.page.wait_for_function(READY_JS, arg=ply, timeout=MOVE_TIMEOUT)
+        try:
+            player.page.wait_for_function(READY_JS, arg=ply, timeout=MOVE_TIMEOUT)
+        except PlaywrightTimeoutError:
+            raise AssertionError(stuck(player, ply)) from None
+
+
+STUCK_JS = """async () => {
+  const board = document.getElementById("board");
+  const shown = board ? {ply: board.dataset.ply, status: board.dataset.status,
+                         mine: board.classList.contains("is-my-turn")} : null;
+  let served = null;
+  const url = board && (board.getAttribute("hx-get") || "").split("?")[0];
+  if (url) {
+    const answer = await fetch(url, {headers: {"HX-Request": "true"}});
+    const html = await answer.text();
+    const found = /data-ply="(\\d+)"[^>]*data-status="(\\w+)"/.exec(html);
+    served = {status: answer.status, ply: found && found[1], match: found && found[2],
+              mine: html.includes("is-my-turn"),
+              error: (/data-testid="board-error"[^>]*>([^<]*)/.exec(html) || [])[1] || null};
+  }
+  return {shown, served};
+}"""
+
+
+def stuck(player: Player, ply: int) -> str:
+    """What a board that never moved past `ply` says, on the page and on the server, with the
+    server's log: which of the move, the AI's reply or the push went missing."""
+    try:
+        found = player.page.evaluate(STUCK_JS)
+    except Exception as error:  # the page itself may be what broke
+        found = f"(could not ask the page: {error})"
+    log = SERVER[0].log_tail(lines=60) if SERVER else "(no server log)"
+    return f"board never moved past ply {ply}: {found}\nserver log:\n{log}"
 
 
 def my_turn(player: Player) -> None:
