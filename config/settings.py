@@ -129,6 +129,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             "timeout": env.float("DB_POOL_TIMEOUT", default=5.0),  # seconds to wait, then 503
         }
         DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them; Django must not
+    # Prepared statements: a query run DB_PREPARE_THRESHOLD times on a connection is planned
+    # once and then only executed. The lock of a move joins seven tables, and planning it
+    # cost PostgreSQL 2.9 ms of its 3.6 (docs/benchmarks.md, issue 14, sixth pass). It
+    # needs the parameters bound by the server, and connections that stay this process's:
+    # on by default with the pool, off without it (PgBouncer in transaction mode gives the
+    # next query another server connection). DB_PREPARE_THRESHOLD=0 turns it off.
+    DB_PREPARE_THRESHOLD = env.int("DB_PREPARE_THRESHOLD", default=5 if DB_POOL_MAX_SIZE else 0)
+    if DB_PREPARE_THRESHOLD > 0:
+        DATABASES["default"]["OPTIONS"]["server_side_binding"] = True
+        DATABASES["default"]["OPTIONS"]["prepare_threshold"] = DB_PREPARE_THRESHOLD
 DATABASES["default"].setdefault("TEST", {})
 # Concurrent HTTP requests per ASGI worker process, and how long one more may wait for a
 # slot before it is answered 503 (config/overload.py). Websockets are not counted. The wait
