@@ -430,9 +430,10 @@ def check_targets(report: dict) -> dict:
 
 
 def _health_line(health: dict) -> str:
-    ms = health["ms"]
+    ms, live = health["ms"], health.get("live_ms") or {}
     return (
         f"p50 {ms['p50']} / p99 {ms['p99']} / max {ms['max']} ms (n={ms['count']}); "
+        f"liveness beside it p50 {live.get('p50')} / p99 {live.get('p99')} ms; "
         f"statuses {health['statuses']}; channel layer {health['channel_layer']}"
     )
 

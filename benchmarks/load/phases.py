@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import aiohttp
 
@@ -16,6 +19,7 @@ from benchmarks.load.stats import rate, summary
 
 DRAIN = 15.0  # seconds allowed for in-flight work after a window closes
 HEALTH_EVERY = 0.25  # seconds between two readiness checks while a phase runs
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @dataclass
@@ -247,52 +251,41 @@ async def static_reference(
 
 
 class HealthProbe:
-    """`GET /healthz` every `HEALTH_EVERY` s while a phase runs, as a load balancer would:
-    how long readiness takes under load, its statuses, and what it says of the channel
-    layer (it once said "down", after 2 s, whenever a worker held sockets)."""
+    """`GET /healthz` and `GET /healthz/live` every `HEALTH_EVERY` s while a phase runs, as
+    a load balancer would, from a process of its own (`benchmarks.load.probe`): how long
+    readiness takes under load, its statuses, and what it says of the channel layer (it
+    once said "down", after 2 s, whenever a worker held sockets). Liveness, which asks no
+    dependency, is the reference measured beside it."""
 
     def __init__(self, base_url: str) -> None:
         self.base_url = base_url
-        self.latencies: list[float] = []
-        self.statuses: Counter = Counter()
-        self.channel_layer: Counter = Counter()
-        self._task: asyncio.Task | None = None
-        self._session: aiohttp.ClientSession | None = None
+        self.found: dict = {}
+        self._process: asyncio.subprocess.Process | None = None
 
     async def __aenter__(self) -> HealthProbe:
-        self._session = aiohttp.ClientSession(
-            base_url=self.base_url, timeout=aiohttp.ClientTimeout(total=10)
+        self._process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "benchmarks.load.probe",
+            self.base_url,
+            str(HEALTH_EVERY),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            cwd=ROOT,
         )
-        self._task = asyncio.create_task(self._loop())
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        assert self._task is not None and self._session is not None
-        self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
-        await self._session.close()
-
-    async def _loop(self) -> None:
-        assert self._session is not None
-        while True:
-            sent = time.perf_counter()
-            try:
-                async with self._session.get("/healthz") as response:
-                    body = await response.json(content_type=None)
-                    self.statuses[response.status] += 1
-                    self.channel_layer[str(body.get("channel_layer"))] += 1
-            except (aiohttp.ClientError, TimeoutError, ValueError) as error:
-                self.statuses[type(error).__name__] += 1
-            elapsed = time.perf_counter() - sent
-            self.latencies.append(elapsed * 1000)
-            await asyncio.sleep(max(0.0, HEALTH_EVERY - elapsed))
+        assert self._process is not None
+        out, _ = await self._process.communicate(b"")  # its stdin closes: it stops, reports
+        self.found = json.loads(out or b"{}")
 
     def report(self) -> dict:
         return {
-            "ms": summary(self.latencies),
-            "statuses": {str(key): value for key, value in self.statuses.items()},
-            "channel_layer": dict(self.channel_layer),
+            "ms": summary(self.found.get("ready_ms", [])),
+            "live_ms": summary(self.found.get("live_ms", [])),
+            "statuses": self.found.get("statuses", {}),
+            "channel_layer": self.found.get("channel_layer", {}),
         }
 
 

@@ -171,7 +171,8 @@ def test_profile_summary_counts_inclusive_and_self_time():
 
 
 def test_the_health_probe_times_readiness_and_reads_the_channel_layer():
-    """HealthProbe against a tiny local server: one slow answer, one 503 saying "down"."""
+    """HealthProbe (a process of its own) against a tiny local server: one slow answer, one
+    503 saying "down"; liveness timed beside readiness."""
     from aiohttp import web
 
     from benchmarks.load.__main__ import check_targets
@@ -187,6 +188,7 @@ def test_the_health_probe_times_readiness_and_reads_the_channel_layer():
     async def main() -> dict:
         app = web.Application()
         app.router.add_get("/healthz", healthz)
+        app.router.add_get("/healthz/live", lambda _request: web.json_response({"up": 1}))
         runner = web.AppRunner(app)
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -203,5 +205,6 @@ def test_the_health_probe_times_readiness_and_reads_the_channel_layer():
     assert report["statuses"]["503"] == 1 and report["statuses"]["200"] >= 3
     assert report["channel_layer"]["down"] == 1
     assert report["ms"]["max"] >= 100  # the slow answer is counted, not skipped
+    assert report["live_ms"]["count"] == report["ms"]["count"]
     verdict = check_targets({"saturation": {"healthz": report}})["healthz_p99_ms_under_load"]
     assert verdict["target"] == 50 and verdict["met"] is False
