@@ -81,13 +81,13 @@ def match_changed(*, match: Any) -> None:
     for seat in seats:
         group = group_for_seat(match.pk, seat.index)
         if looking.is_unknown or seat.user_id in looking.user_ids:
-            html = rendering.board_html(match=match, seat=seat)
+            html = rendering.board_html(match=match, seat=seat, just_changed=True)
             pushes.append((group, {"type": "board.push", "html": html}))
         elif seat.user_id in looking.streaming_ids:
             pushes.append((group, CHANGED))  # only streams: they read their own view
     # A private run has no spectators (`selectors.can_view`): its board never goes out.
     if (looking.is_unknown or looking.has_spectators) and not match.is_private_now:
-        html = rendering.board_html(match=match, seat=None)
+        html = rendering.board_html(match=match, seat=None, just_changed=True)
         pushes.append((group_for_spectators(match.pk), {"type": "board.push", "html": html}))
     elif looking.has_spectator_streams and not match.is_private_now:
         pushes.append((group_for_spectators(match.pk), CHANGED))

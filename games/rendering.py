@@ -67,12 +67,16 @@ def board_context(*, match: Any, seat: Any, error: str = "") -> dict[str, Any]:
     return context
 
 
-def board_html(*, match: Any, seat: Any) -> str:
+def board_html(*, match: Any, seat: Any, just_changed: bool = False) -> str:
     """`seat`'s board (None: the spectators'), rendered at most once per change; once the
-    match is over, followed by the seat's player's out-of-band fragments (`_after_result`)."""
+    match is over, followed by the seat's player's out-of-band fragments (`_after_result`).
+
+    `just_changed`: drawn for the push right after the change it shows (games.notifications),
+    when no other process can have drawn this version yet: the shared cache is written, not
+    asked first (a round trip a board saved)."""
     if match.status == match.Status.WAITING:
         return render_to_string(BOARD_TEMPLATE, board_context(match=match, seat=seat))
-    html = _cached_board_html(match=match, seat=seat)
+    html = _cached_board_html(match=match, seat=seat, just_changed=just_changed)
     if match.is_finished and seat is not None and seat.user_id is not None:
         html += "".join(render(user=seat.user) for render in _after_result.values())
     return html
@@ -113,16 +117,12 @@ def memo_clear() -> None:
     _recent.clear()
 
 
-def _cached_board_html(*, match: Any, seat: Any) -> str:
+def _cached_board_html(*, match: Any, seat: Any, just_changed: bool = False) -> str:
     key = _key(match, seat)
     html = _recent.get(key)
     if html is not None:
         return html
-    try:
-        html = cache.get(key)
-    except Exception:  # the cache is an optimisation: render instead
-        logger.warning("board cache unreachable", exc_info=True)
-        html = None
+    html = None if just_changed else _shared_get(key)
     if html is None:
         html = render_to_string(BOARD_TEMPLATE, board_context(match=match, seat=seat))
         try:
@@ -131,3 +131,11 @@ def _cached_board_html(*, match: Any, seat: Any) -> str:
             logger.warning("board cache unreachable", exc_info=True)
     _recent.put(key, html)
     return html
+
+
+def _shared_get(key: str) -> str | None:
+    try:
+        return cache.get(key)
+    except Exception:  # the cache is an optimisation: render instead
+        logger.warning("board cache unreachable", exc_info=True)
+        return None

@@ -76,3 +76,27 @@ def test_a_seat_followed_only_by_a_stream_gets_a_bare_change_and_no_render(
 def test_nobody_looking_gets_nothing(alice, bob, duel, monkeypatch):
     received, renders = _pushed(duel, monkeypatch)
     assert received == [None, None, None] and renders == 0
+
+
+def test_a_pushed_board_is_written_to_the_shared_cache_without_asking_it_first(
+    alice, bob, duel, monkeypatch
+):
+    """A push draws the version the change just made, which no process can have drawn yet:
+    the shared cache gets it (for the other worker's board fetch) and is not read first."""
+    from django.core.cache import cache
+
+    presence.presence_touch(user_id=alice.pk, match_id=duel.pk, channel="page-1")
+    presence.presence_touch(user_id=bob.pk, match_id=duel.pk, channel="page-2")
+    asked = []
+    monkeypatch.setattr(rendering, "_shared_get", asked.append)
+
+    received, renders = _pushed(duel, monkeypatch)
+
+    assert received == ["board.push", "board.push", None] and renders == 2
+    assert asked == []
+    match = selectors.match_get(match_id=duel.pk)
+    for seat in match.seats.all():
+        assert cache.get(rendering._key(match, seat)) is not None
+    rendering.memo_clear()  # another process: no fragment of its own, so it asks the cache
+    rendering.board_html(match=match, seat=match.seats.all()[0])
+    assert len(asked) == 1
