@@ -442,10 +442,13 @@ def _doom(policy: Policy, s: Situation, card: Mapping[str, Any], move: Move) -> 
 
 def _scry(policy: Policy, s: Situation, card: Mapping[str, Any], move: Move) -> float:
     pile = s.view["decks"][move["deck"]]
-    if pile["known_top"]:
-        return -1.0
-    draws = min(card["params"]["count"], pile["count"])
-    worth = pile["death_chance"] * draws * policy.death * 0.5 + 0.5
+    face_up = pile["face_up"]  # the top everyone sees (edition 3): the orb shows the rest
+    if len(pile["known_top"]) > face_up:
+        return -1.0  # scried already
+    below = pile["count"] - face_up
+    draws = max(0, min(card["params"]["count"] - face_up, below))
+    deaths_below = pile["deaths_left"] - pile["known_top"][:face_up].count(DEATH)
+    worth = (deaths_below / below * draws * policy.death * 0.5 if draws else 0.0) + 0.5
     return float(worth + (0.5 if move["deck"] == "attack" else 0.0))
 
 

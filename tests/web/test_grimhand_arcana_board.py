@@ -167,7 +167,9 @@ def test_the_scrying_orb_shows_its_cards_to_its_player_only_and_the_order_form_w
     assert 'name="place2"' in choice
     theirs = page(client, match, bob)
     assert 'data-testid="choice-scry"' not in theirs
-    assert "attack-5" not in theirs and "attack-9" not in theirs
+    # The top card lies face up for everyone (edition 3); the two below it are alice's.
+    assert 'data-card="top-attack-5"' in theirs
+    assert "attack-6" not in theirs and "attack-9" not in theirs
     assert "is reordering the cards they saw" in theirs
     assert "top cards are 5, 6, 9" in mine and "top cards are" not in theirs
     response = post(client, match, alice, {"arcana": "scry", "place0": 2, "place1": 0, "place2": 1})
@@ -447,3 +449,28 @@ def test_after_an_arcana_draw_the_deck_says_why_it_is_closed(client, alice, bob)
     assert 'data-testid="arcana-rested"' in board
     assert "You drew from it last turn" in html.unescape(board)
     assert 'data-testid="arcana-rested"' not in page(client, match, bob)  # his draw was numbered
+
+
+def test_each_decks_top_card_lies_face_up_for_both_players_and_spectators(
+    client, alice, bob, make_user
+):
+    """Edition 3 ("Open tops"): the top card of each numbered deck is drawn face up on the
+    pile for everyone; a Death card on top glows and its fate meter reads certain."""
+    deal = {**DEAL, "defense": [13, 4, 8]}
+    match = arcana_match(alice, bob, deal=deal)
+    for viewer in (alice, bob, make_user("carol")):
+        board = page(client, match, viewer)
+        assert 'data-card="top-attack-5"' in board and "On top: Attack 5." in board
+        assert 'data-card="top-defense-13"' in board and "On top: Death 13." in board
+        top = board.split('data-card="top-defense-13"')[0].rsplit("<span", 1)[1]
+        assert "is-death" in top
+        assert 'data-testid="fate-defense">100%' in board and "fate-dire" in board
+        assert 'data-testid="fate-attack">0%' in board
+        assert "attack-6" not in board.split('data-testid="zone-attack"')[1].split("gh-fate")[0]
+
+
+def test_an_edition_2_match_keeps_its_tops_face_down(client, alice, bob):
+    match = arcana_match(alice, bob, edition=2)
+    board = page(client, match, bob)
+    assert 'data-card="top-' not in board and 'data-testid="top-attack"' not in board
+    assert "face down" in board

@@ -140,6 +140,13 @@ def _card_tooltip(value: int, kind: str, where: str) -> str:
         )
     if where == "discard":
         return f"{LABELS[kind]} {value}, the top of the discard pile."
+    if where == "deck":
+        if value == DEATH:
+            return (
+                f"Death 13, face up on the {LABELS[kind]} deck: whoever draws it without a "
+                "Lucky 7 in their slot loses on the spot."
+            )
+        return f"{LABELS[kind]} {value}, face up on the deck: the next card drawn from it."
     if kind == "attack":
         text = f"Attack {value}: adds {value} to your attack total."
     else:
@@ -178,6 +185,8 @@ def _decks(view: dict[str, Any]) -> list[dict[str, Any]]:
         fate = _fate(deck)
         deaths = deck.get("deaths_left", 0)
         deaths_text = _plural(deaths, "Death card") if deaths else "no Death card"
+        known = list(deck.get("known_top") or ())
+        top = card(known[0], kind, where="deck") if known and deck["count"] else None
         deck.update(
             kind=kind,
             label=LABELS[kind],
@@ -188,10 +197,8 @@ def _decks(view: dict[str, Any]) -> list[dict[str, Any]]:
             discard_count=len(discard),
             discard_top=card(discard[-1], kind, where="discard") if discard else None,
             stack=range(min(5, (deck["count"] + 7) // 8)),  # drawn thickness, not the count
-            tooltip=(
-                f"{LABELS[kind]} deck: {_plural(deck['count'], 'card')} face down, {deaths_text} "
-                f"among them: a {fate['shown']} chance that its next card is Death."
-            ),
+            top=top,  # the top card, when this viewer sees it (face up, or scried)
+            tooltip=_deck_tooltip(kind, deck["count"], deaths_text, fate, known),
             discard_tooltip=(
                 f"{LABELS[kind]} discard pile: {_plural(len(discard), 'card')}. "
                 "It is shuffled into a new deck when the deck runs out."
@@ -199,6 +206,23 @@ def _decks(view: dict[str, Any]) -> list[dict[str, Any]]:
         )
         decks.append(deck)
     return decks
+
+
+def _deck_tooltip(
+    kind: str, count: int, deaths_text: str, fate: dict[str, Any], known: list[int]
+) -> str:
+    if not known or not count:
+        return (
+            f"{LABELS[kind]} deck: {_plural(count, 'card')} face down, {deaths_text} "
+            f"among them: a {fate['shown']} chance that its next card is Death."
+        )
+    top = "Death 13" if known[0] == DEATH else f"{LABELS[kind]} {known[0]}"
+    cards = _plural(count, "card")
+    text = f"{LABELS[kind]} deck: {cards}, {deaths_text} among them. On top: {top}."
+    if len(known) > 1:
+        below = ", ".join("Death" if value == DEATH else str(value) for value in known[1:])
+        text += f" You know what comes next: {below}."
+    return text
 
 
 def _player(player: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:

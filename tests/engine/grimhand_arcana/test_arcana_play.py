@@ -7,9 +7,11 @@ import hashlib
 import json
 from typing import Any
 
+import pytest
+
 from games.engine import registry
 from games.engine.core import Chance, Event, replay
-from games.engine.grimhand.arcana.state import DEATH, LUCKY, ArcanaState
+from games.engine.grimhand.arcana.state import DEATH, DECKS, EDITION, LUCKY, ArcanaState
 
 GAME = registry.get("grimhand")
 OPTIONS = {"variant": "arcana"}
@@ -174,10 +176,11 @@ def test_the_edition_1_golden_log_still_replays_as_pinned() -> None:
 # --- Hidden information ---------------------------------------------------------------------
 
 
-def arcana_deal(**parts: Any) -> ArcanaState:
+def arcana_deal(edition: int = EDITION, **parts: Any) -> ArcanaState:
     deal: dict[str, Any] = {"attack": [1, 2, 3, 4], "defense": [5, 6, 8, 9], "first": 0}
     deal.update(parts)
-    state = GAME.new(2, seed_for(0), {"variant": "arcana", "event": "none", "deal": deal})
+    options = {"variant": "arcana", "event": "none", "edition": edition, "deal": deal}
+    state = GAME.new(2, seed_for(0), options)
     assert isinstance(state, ArcanaState)
     return state
 
@@ -188,10 +191,20 @@ def same_for(seat: int, one: ArcanaState, other: ArcanaState) -> None:
     assert GAME.to_act(one) == GAME.to_act(other)
 
 
-def test_scrying_orb_does_not_tell_the_opponent_anything() -> None:
+# Worlds the opponent may not tell apart: under edition 2 the whole attack deck is hidden;
+# from edition 3 its top card is face up, so the worlds share it (1) and the card the
+# scrying seat puts back on top (3, the third: order [2, 1, 0]).
+SCRY_WORLDS = {
+    2: ([1, 2, 3, 4], [4, 3, 2, 1], [2, 4, 1, 3]),
+    3: ([1, 2, 3, 4], [1, 4, 3, 2], [1, 5, 3, 6]),
+}
+
+
+@pytest.mark.parametrize("edition", [2, 3])
+def test_scrying_orb_does_not_tell_the_opponent_anything(edition: int) -> None:
     worlds = [
-        arcana_deal(abilities=[["scrying_orb"], []], attack=attack)
-        for attack in ([1, 2, 3, 4], [4, 3, 2, 1], [2, 4, 1, 3])
+        arcana_deal(edition, abilities=[["scrying_orb"], []], attack=attack)
+        for attack in SCRY_WORLDS[edition]
     ]
     after = [
         GAME.apply(w, 0, {"type": "play", "card": "scrying_orb", "deck": "attack"}) for w in worlds
@@ -203,6 +216,9 @@ def test_scrying_orb_does_not_tell_the_opponent_anything() -> None:
     chosen = [GAME.apply(state, 0, {"type": "choose", "order": [2, 1, 0]})[0] for state, _ in after]
     for state in chosen[1:]:
         same_for(1, chosen[0], state)
+    if edition >= 3:  # the card put on top lies face up; the two below it stay the scrier's
+        assert GAME.view(chosen[0], 1)["decks"]["attack"]["known_top"] == [3]
+        assert GAME.view(chosen[0], 0)["decks"]["attack"]["known_top"] == [3, 2, 1]
 
 
 def test_swap_hands_hides_each_choice_until_both_are_made() -> None:
@@ -224,16 +240,20 @@ def test_swap_hands_hides_each_choice_until_both_are_made() -> None:
     same_for(1, chosen[0], chosen[1])
 
 
-def test_fate_twist_shows_nobody_what_moved() -> None:
+# Edition 2: the three worlds differ in their tops (a 13 in one); from edition 3 the tops
+# are face up, so the worlds share them, and differ below.
+TWIST_WORLDS = {
+    2: (([1, 2, 3], [9, 8, 6]), ([13, 2, 3], [9, 8, 6]), ([3, 2, 1], [6, 9, 8])),
+    3: (([1, 2, 3], [9, 8, 6]), ([1, 13, 3], [9, 8, 6]), ([1, 3, 2], [9, 6, 8])),
+}
+
+
+@pytest.mark.parametrize("edition", [2, 3])
+def test_fate_twist_shows_nobody_what_moved(edition: int) -> None:
     worlds = [
-        arcana_deal(abilities=[["fate_twist"], []], attack=attack, defense=defense)
-        for attack, defense in (
-            ([1, 2, 3], [9, 8, 6]),
-            ([13, 2, 3], [9, 8, 6]),
-            ([3, 2, 1], [6, 9, 8]),
-        )
+        arcana_deal(edition, abilities=[["fate_twist"], []], attack=attack, defense=defense)
+        for attack, defense in TWIST_WORLDS[edition]
     ]
-    worlds = [w for w in worlds]
     twisted = [GAME.apply(w, 0, {"type": "play", "card": "fate_twist"}) for w in worlds]
     for seat in (0, 1, None):
         views = [GAME.view(state, seat) for state, _ in twisted]
@@ -245,6 +265,8 @@ def test_fate_twist_shows_nobody_what_moved() -> None:
         assert [e for e in twisted[0][1] if e.is_visible_to(seat)] == [
             e for e in twisted[1][1] if e.is_visible_to(seat)
         ]
+        if edition >= 3:  # the twisted tops, face up for everyone
+            assert [views[0]["decks"][deck]["known_top"] for deck in DECKS] == [[9], [1]]
 
 
 def test_views_hide_the_opponents_cards_and_deck_list() -> None:

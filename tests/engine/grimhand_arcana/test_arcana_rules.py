@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from games.engine import registry
-from games.engine.core import IllegalMove, InvalidOptions
+from games.engine.core import Chance, IllegalMove, InvalidOptions
 from games.engine.grimhand.arcana.cards import (
     ARCHETYPE_DECKS,
     DEFAULT_POOL,
@@ -278,9 +278,9 @@ def test_edition_1_lets_a_seat_draw_arcana_twice_in_a_row() -> None:
 
 
 def test_a_new_match_plays_the_current_edition_and_an_unknown_one_is_refused() -> None:
-    assert deal().setup.options["edition"] == 2
-    assert GAME.view(deal(), 0)["options"]["edition"] == 2
-    for bad in (0, 3, "2", True, None):
+    assert deal().setup.options["edition"] == 3
+    assert GAME.view(deal(), 0)["options"]["edition"] == 3
+    for bad in (0, 4, "2", True, None):
         with pytest.raises(InvalidOptions, match="rules edition"):
             deal({"edition": bad})
 
@@ -460,7 +460,40 @@ def test_scrying_orb_shows_the_top_three_to_its_player_only_and_reorders() -> No
     state, _ = play(state, 0, {"type": "choose", "order": [2, 0, 1]})
     assert state.decks[0][:3] == (6, 4, 5)
     assert GAME.view(state, 0)["decks"]["attack"]["known_top"] == [6, 4, 5]
-    assert GAME.view(state, 1)["decks"]["attack"]["known_top"] == []
+    assert GAME.view(state, 1)["decks"]["attack"]["known_top"] == [6]  # face up (edition 3)
+
+
+# --- Open tops (edition 3) --------------------------------------------------------------------
+
+
+def test_from_edition_3_each_decks_top_card_lies_face_up_for_everyone() -> None:
+    state = deal(attack=[9, 13, 4, 5], defense=[13, 2, 3, 6])
+    for seat in (0, 1, None):
+        decks = GAME.view(state, seat)["decks"]
+        assert decks["attack"]["known_top"] == [9] and decks["defense"]["known_top"] == [13]
+        # The next card is known, so its Death chance is certain either way.
+        assert decks["attack"]["death_chance"] == 0.0
+        assert decks["defense"]["death_chance"] == 1.0
+    state, _ = play(state, 0, {"type": "draw", "deck": "attack"})
+    assert GAME.view(state, 1)["decks"]["attack"]["known_top"] == [13]  # the next one shows
+
+
+def test_edition_2_keeps_every_top_hidden() -> None:
+    state = deal({"edition": 2}, attack=[9, 13, 4, 5], defense=[13, 2, 3, 6])
+    for seat in (0, 1, None):
+        decks = GAME.view(state, seat)["decks"]
+        assert decks["attack"]["known_top"] == [] and decks["defense"]["known_top"] == []
+        assert decks["attack"]["death_chance"] == 0.25  # one 13 in four, drawn blind
+
+
+def test_from_edition_3_a_sample_keeps_the_face_up_tops_and_redraws_below() -> None:
+    state = deal(attack=[9, 13, 4, 5, 6, 1], defense=[2, 3, 6, 8, 10, 11])
+    bottoms = set()
+    for index in range(20):
+        sample = GAME.sample_hidden(state, 1, Chance(SEED, f"open-tops/{index}"))
+        assert sample.decks[0][0] == 9 and sample.decks[1][0] == 2
+        bottoms.add(sample.decks[0][1:])
+    assert len(bottoms) > 1  # what lies below the top is still drawn at random
 
 
 def test_swap_hands_has_both_players_choose_at_once() -> None:

@@ -19,7 +19,9 @@ Invariants:
   to give). `known[seat][k]` is how many top cards of deck k that seat has seen in order.
 - `drew_arcana[seat]`: that seat's last main action was an arcana draw (from edition 2 on,
   it may not draw from the arcana deck again on its next turn: docs/rules/grimhand.md,
-  "A turn"); `setup.options["edition"]` is the match's edition (`EDITIONS`).
+  "A turn"); `setup.options["edition"]` is the match's edition (`EDITIONS`). From
+  edition 3 on, each numbered deck's top card is public (`open_tops`): the state is the
+  same, only the views and samples (view.py) show it.
 - `chances` counts the chance streams opened during play (reshuffles, Gamble):
   the n-th uses `Chance(seed, f"arcana/chance/{n}")`, so no counter state is stored.
 - States are immutable by convention and share one `ArcanaSetup`.
@@ -52,9 +54,12 @@ BOSS_BLEED_TURNS = 2
 # The rules' edition a match is played under (the "edition" option). A rules change that
 # would replay a stored log differently is a new edition; the old ones stay playable:
 #   1: until 2026-11-25, a seat could draw from the arcana deck turn after turn;
-#   2: no two arcana draws in a row (docs/rules/grimhand.md, Arcana, "A turn").
-EDITIONS = (1, 2)
-EDITION = 2  # what a new match is played under
+#   2: no two arcana draws in a row (docs/rules/grimhand.md, Arcana, "A turn");
+#   3: since 2026-11-28, the top card of each numbered deck lies face up ("Open tops").
+#      Only what a seat may see changes, so a log replays the same under 2 and 3.
+EDITIONS = (1, 2, 3)
+EDITION = 3  # what a new match is played under
+OPEN_TOPS_EDITION = 3  # the first edition whose numbered decks show their top card
 
 ATTACK = 0
 DEFENSE = 1
@@ -218,6 +223,12 @@ class ArcanaState(SlotValue):
             f"ArcanaState(ply={self.ply}, turn={self.turn}, hp={self.hp}, "
             f"decks={tuple(map(len, self.decks))}, winner={self.winner})"
         )
+
+
+def open_tops(state: ArcanaState) -> int:
+    """How many top cards of each numbered deck lie face up for everyone: one from
+    edition 3 on, none before."""
+    return 1 if state.setup.options["edition"] >= OPEN_TOPS_EDITION else 0
 
 
 def arcana_barred(state: ArcanaState, seat: int) -> bool:

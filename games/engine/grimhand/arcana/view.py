@@ -2,7 +2,8 @@
 
 Invariants:
 - Hidden from everyone: the order of the numbered decks (except the top cards a seat has
-  scried, shown to that seat only while they are still on top, in order) and the order
+  scried, shown to that seat only while they are still on top, in order, and from
+  edition 3 on each deck's top card, face up for everyone: `open_tops`) and the order
   of every ability deck. Hidden from the other seat and spectators: a seat's numbered
   hands and ability hand (counts only), its deck list and its ability deck's contents
   (counts only: the list is not derivable before its cards are played), the choices it
@@ -37,6 +38,7 @@ from games.engine.grimhand.arcana.state import (
     ArcanaState,
     Hand,
     arcana_barred,
+    open_tops,
 )
 
 
@@ -100,13 +102,20 @@ def _deck(state: ArcanaState, kind: int, seat: int | None) -> dict[str, Any]:
     count = len(state.decks[kind])
     discard = state.discards[kind]
     deaths_left = state.setup.deaths[kind] - discard.count(DEATH)
-    known = state.known[seat][kind] if seat in (0, 1) else 0
+    scried = state.known[seat][kind] if seat in (0, 1) else 0
+    face_up = min(open_tops(state), count)
+    known_top = list(state.decks[kind][: max(scried, face_up)])
+    if known_top:  # the next card is known: Death or not
+        chance = 1.0 if known_top[0] == DEATH else 0.0
+    else:
+        chance = deaths_left / count if count else 0.0
     return {
         "count": count,
         "discard": list(discard),
         "deaths_left": deaths_left,
-        "death_chance": deaths_left / count if count else 0.0,
-        "known_top": list(state.decks[kind][:known]),  # what this viewer scried, top first
+        "death_chance": chance,  # that the next card is Death, as far as this viewer knows
+        "known_top": known_top,  # what this viewer sees of the top, top first
+        "face_up": face_up,  # how many of those everyone sees (edition 3: the top card)
     }
 
 
@@ -208,7 +217,7 @@ def sample_hidden(state: ArcanaState, seat: int, chance: Chance) -> ArcanaState:
     opponent = 1 - seat
     setup = state.setup
     seed = chance.randbelow(1 << 256).to_bytes(32, "big")
-    known = list(state.known[seat])
+    known = [max(scried, open_tops(state)) for scried in state.known[seat]]
     owed = state.pending[seat]
     if owed is not None and owed[0] == "scry":  # the tops it is reordering: seen
         known[owed[1]] = max(known[owed[1]], owed[2])
