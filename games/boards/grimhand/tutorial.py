@@ -124,8 +124,9 @@ ARCANA_TUTORIAL = Tutorial(
         1: CoachStep(
             "Piercing Strike joined your attack line face up: its 5 counts at your next "
             "attack. It also Exposed the Bone Warden: see the badge with the turns it has "
-            "left. Playing cards never ends your turn; drawing or attacking does. Draw from "
-            "your arcana deck for another ability card.",
+            "left. Playing cards never ends your turn; drawing or attacking does. The top "
+            "card of each numbered deck lies face up, so you see what a draw would bring: "
+            "this time, draw from your arcana deck for another ability card.",
             DRAW_ARCANA,
         ),
         3: CoachStep(
