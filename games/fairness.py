@@ -32,8 +32,8 @@ from typing import Any
 from games.engine import registry
 from games.engine.core import Event, Game, IllegalMove, InvalidOptions, replay_steps
 
-LOG_VERSION = 2  # what this site writes (docs/move-log.md, "Versions")
-READ_VERSIONS = (1, 2)  # what it reads: a version-1 export is read as it was meant
+LOG_VERSION = 3  # what this site writes (docs/move-log.md, "Versions")
+READ_VERSIONS = (1, 2, 3)  # what it reads: an older export is read as it was meant
 MAX_EXPORT_CHARS = 2_000_000  # a long Shield match of 8 is well under 1 MB
 MAX_MOVES = 20_000
 FORFEIT_REASONS = ("resign", "timeout")
@@ -183,7 +183,8 @@ def export_parse(text: str | bytes) -> MatchLog:
     version = document["log_version"]
     if version not in READ_VERSIONS or isinstance(version, bool):
         raise ExportRejected(
-            f"This site reads move logs of version {' and '.join(map(str, READ_VERSIONS))}; "
+            f"This site reads move logs of versions {', '.join(map(str, READ_VERSIONS[:-1]))} "
+            f"and {READ_VERSIONS[-1]}; "
             f"this one says {json.dumps(version)[:20]}."
         )
     game = _game(document["game"])
@@ -211,12 +212,19 @@ def export_parse(text: str | bytes) -> MatchLog:
     )
 
 
+# The Grimhand Arcana rules edition that an export of each older log version meant when
+# its options named none: today's edition at the time it was written.
+EDITION_OF_VERSION = {1: 1, 2: 2}
+
+
 def _options_as_meant(version: int, game: Game, options: dict[str, Any]) -> dict[str, Any]:
-    """A version-1 export's options as its rules read them: a Grimhand Arcana match that
-    names no rules edition was played under edition 1 (arcana draws could follow each
-    other), which version 2's reader would otherwise take for today's edition."""
-    if version == 1 and game.slug == "grimhand" and options.get("variant") == "arcana":
-        return {"edition": 1, **options}
+    """An older export's options as its rules read them: a Grimhand Arcana match that names
+    no rules edition was played under the edition of its day (version 1: edition 1, arcana
+    draws could follow each other; version 2: edition 2, no fatigue), which today's reader
+    would otherwise take for today's edition."""
+    edition = EDITION_OF_VERSION.get(version)
+    if edition and game.slug == "grimhand" and options.get("variant") == "arcana":
+        return {"edition": edition, **options}
     return options
 
 

@@ -1,11 +1,12 @@
-"""Grimhand Arcana matches stored under edition 2 keep their hidden tops.
+"""Grimhand Arcana matches stored under edition 2 keep its rules.
 
 Edition 3 (docs/rules/grimhand.md, Arcana, "Open tops") shows each numbered deck's top
 card to everyone, and the engine plays an Arcana match that names no edition under today's.
 The site has written the edition into every Arcana match it created since edition 2, but a
 match that names none was played under edition 2 until now: it is stamped edition 2, so a
-running match does not start showing its tops halfway. Both editions replay a log the same
-(only the views differ), so the reverse has nothing to undo.
+running match neither starts showing its tops halfway nor meets fatigue, and its log
+replays under the rules it was played by. The reverse has nothing to undo: before this
+migration, naming no edition meant edition 2.
 """
 
 from django.db import migrations

@@ -55,7 +55,7 @@ def test_export_then_verify_round_trip(client, make_user, tmp_path, game):
     users = [make_user() for _ in range(SEATS[game])]
     match = play(start(game, users), users).match
     document = exported(client, match)  # anyone, once it is over
-    assert document["log_version"] == 2 and document["game"] == game
+    assert document["log_version"] == 3 and document["game"] == game
     assert document["seats"] == SEATS[game] and document["options"] == match.options
     assert document["seed"] == bytes(match.seed).hex()
     assert document["seed_commitment"] == hashlib.sha256(bytes(match.seed)).hexdigest()
@@ -162,8 +162,8 @@ def test_unreadable_input_is_a_clear_message(client, tmp_path, text, words):
 @pytest.mark.parametrize(
     ("change", "words"),
     [
-        ({"log_version": 3}, "version 1 and 2"),
-        ({"log_version": True}, "version 1 and 2"),
+        ({"log_version": 4}, "versions 1, 2 and 3"),
+        ({"log_version": True}, "versions 1, 2 and 3"),
         ({"game": "chess"}, "no game"),
         ({"seats": 9}, "seats"),
         ({"seed": "zz"}, "64 hex"),
@@ -360,5 +360,16 @@ def test_a_version_1_arcana_export_is_read_under_the_rules_it_was_played_by(clie
     claimed = {**old, "log_version": 2}
     with pytest.raises(CommandError, match="arcana deck last turn"):
         verify_command(tmp_path, claimed)
-    new = _arcana_export(2, {"variant": "arcana"}, 4343)  # today's rules, version 2
+    new = _arcana_export(3, {"variant": "arcana"}, 4343)  # today's rules, version 3
     assert "Verified" in verify_command(tmp_path, new)
+
+
+def test_a_version_2_arcana_export_naming_no_edition_is_read_as_edition_2(client, tmp_path):
+    """Before edition 3 (fatigue), a version 2 export naming no edition meant edition 2.
+    Seed 4343's match runs past fatigue's 20 turns: read as version 2 it verifies; the same
+    document claiming version 3 is read under fatigue, whose replay ends differently."""
+    old = _arcana_export(2, {"variant": "arcana", "edition": 2}, 4343)
+    assert "Verified" in verify_command(tmp_path, old)
+    claimed = {**old, "log_version": 3}
+    with pytest.raises(CommandError):
+        verify_command(tmp_path, claimed)

@@ -474,3 +474,33 @@ def test_an_edition_2_match_keeps_its_tops_face_down(client, alice, bob):
     board = page(client, match, bob)
     assert 'data-card="top-' not in board and 'data-testid="top-attack"' not in board
     assert "face down" in board
+
+
+def test_fatigue_is_shown_beside_the_statuses_and_warned_of_three_turns_ahead():
+    """Edition 3's fatigue (docs/rules/grimhand.md, "Fatigue"): the badge names what the
+    seat's next turn costs, or how many turns are left before it starts."""
+    view = {"options": {"edition": 3}}
+    assert arcana.fatigue_badge({"turns_taken": 16, "fatigue_next": 0}, view) is None
+    soon = arcana.fatigue_badge({"turns_taken": 17, "fatigue_next": 0}, view)
+    assert soon["label"] == "Fatigue in 3" and "starts in 3 turns" in soon["tooltip"]
+    assert arcana.fatigue_badge({"turns_taken": 19, "fatigue_next": 0}, view)["label"] == (
+        "Fatigue in 1"
+    )
+    biting = arcana.fatigue_badge({"turns_taken": 21, "fatigue_next": 2}, view)
+    assert biting["label"] == "Fatigue −2" and "costs 2 HP" in biting["tooltip"]
+    assert arcana.fatigue_badge({"turns_taken": 30, "fatigue_next": 0}, {"options": {}}) is None
+    line = arcana.describe(
+        Event("hp_lost", {"seat": 1, "amount": 3, "cause": "fatigue", "hp": 12}),
+        ["alice", "bob"],
+    )
+    assert line == "bob tires (fatigue): −3 HP, 12 left."
+
+
+def test_the_table_gives_each_side_its_fatigue(alice, bob):
+    match = arcana_match(alice, bob)
+    game = registry.get("grimhand")
+    state = game.new(2, bytes(match.seed), match.options)
+    view = grimhand.decorate(game.view(state.replace(turns_taken=(21, 18)), 1))
+    sides = {side["seat"]: side for side in view["sides"]}
+    assert sides[0]["fatigue"]["label"] == "Fatigue −2"  # its 22nd turn costs 2
+    assert sides[1]["fatigue"]["label"] == "Fatigue in 2"  # its 21st turn is 2 turns off

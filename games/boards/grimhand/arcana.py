@@ -14,6 +14,7 @@ from typing import Any
 
 from games.engine.core import Event
 from games.engine.grimhand.arcana.cards import EFFECTS, POOL_BY_ID
+from games.engine.grimhand.arcana.state import fatigue
 from games.engine.grimhand.arcana.statuses import STATUSES
 
 ART_DIR = "img/grimhand/arcana"
@@ -62,6 +63,7 @@ CAUSES = {
     "blood_pact": "signs the Blood Pact",
     "cursed_steel": "is cut by their own Cursed Steel",
     "counter_shield": "is struck back by the Counter Shield",
+    "fatigue": "tires (fatigue)",
     "mirror": "is hit by the mirror",
 }
 REASONS = {
@@ -130,8 +132,32 @@ def energy_pips(energy: int) -> list[bool]:
     return [index < energy for index in range(max(3, energy))]
 
 
+FATIGUE_WARNING = 3  # own turns ahead from which the board warns of fatigue
+
+
+def fatigue_badge(player: Mapping[str, Any], view: Mapping[str, Any]) -> dict[str, str] | None:
+    """Edition 3's fatigue beside a seat's statuses: what its next turn costs once it
+    bites, a warning a few turns before; None when it is further off (or no edition has it)."""
+    cost = int(player.get("fatigue_next") or 0)
+    rule = (
+        "From a player's 21st turn on, each of their turns starts with HP lost, one more each time."
+    )
+    if cost:
+        return {"label": f"Fatigue −{cost}", "tooltip": f"{rule} The next one costs {cost} HP."}
+    edition, taken = int(view["options"].get("edition") or 0), int(player.get("turns_taken") or 0)
+    ahead = next((k for k in range(2, FATIGUE_WARNING + 2) if fatigue(edition, taken + k)), None)
+    if ahead is None:
+        return None
+    turns = ahead - 1
+    return {
+        "label": f"Fatigue in {turns}",
+        "tooltip": f"{rule} It starts in {turns} turn{'s' if turns > 1 else ''}.",
+    }
+
+
 def decorate_player(player: dict[str, Any], view: Mapping[str, Any]) -> None:
     cards = view.get("cards") or {}
+    player["fatigue"] = fatigue_badge(player, view)
     energy = int(player.get("energy") or 0)
     player["energy_pips"] = energy_pips(energy)
     player["status_list"] = [status(entry) for entry in player.get("statuses") or []]

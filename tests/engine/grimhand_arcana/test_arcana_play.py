@@ -121,24 +121,32 @@ def events_json(events: list[list[Event]]) -> str:
 # move-log version): stored logs would replay differently. This seed's match plays ability
 # cards, statuses, a Scrying Orb, a Fate Twist, a saved Death card, combos and reshuffles.
 # Regenerated once, for "no two arcana draws in a row" (seed 4312's match drew twice): that
-# is the rules' edition 2; the edition-1 log below still replays as it was pinned.
+# is the rules' edition 2; the edition-1 log below still replays as it was pinned. Edition
+# 3 (open tops, and fatigue, which ends this seed's match at ply 71 rather than 145) has a
+# golden log of its own; the edition-2 one stays pinned as it was.
 GOLDEN_SEED = seed_for(4343)
-GOLDEN_PLIES = 145
 GOLDEN_OUTCOME: dict[str, Any] = {
     "winners": [0],
     "ranking": [[0], [1]],
     "reason": "hp",
     "scores": None,
 }
-GOLDEN_EVENTS_SHA256 = "4d46877058071fb2c2f2b79e6007c0e67532d3a1c9f2286e1cfe5c5e1f246155"
+GOLDEN = {  # edition -> (plies, sha256 of the events)
+    2: (145, "4d46877058071fb2c2f2b79e6007c0e67532d3a1c9f2286e1cfe5c5e1f246155"),
+    3: (71, "284845da3893660baca4bb3c92abf874b0fbcc346298680b02b0da7c5b570d22"),
+}
 
 
-def test_the_golden_log() -> None:
-    states, moves, events = play_out(GOLDEN_SEED)
+@pytest.mark.parametrize("edition", sorted(GOLDEN))
+def test_the_golden_log(edition: int) -> None:
+    states, moves, events = play_out(GOLDEN_SEED, {"variant": "arcana", "edition": edition})
     outcome = GAME.outcome(states[-1])
     assert outcome is not None
-    assert (len(moves), outcome.to_json()) == (GOLDEN_PLIES, GOLDEN_OUTCOME)
-    assert hashlib.sha256(events_json(events).encode()).hexdigest() == GOLDEN_EVENTS_SHA256
+    plies, digest = GOLDEN[edition]
+    assert (len(moves), outcome.to_json()) == (plies, GOLDEN_OUTCOME)
+    assert hashlib.sha256(events_json(events).encode()).hexdigest() == digest
+    if edition >= 3:
+        assert any(e.data.get("cause") == "fatigue" for batch in events for e in batch)
 
 
 def test_the_edition_1_golden_log_still_replays_as_pinned() -> None:

@@ -17,7 +17,7 @@ from games.engine.grimhand.arcana.cards import (
     check_deck,
     validate_card,
 )
-from games.engine.grimhand.arcana.state import ArcanaState
+from games.engine.grimhand.arcana.state import ArcanaState, fatigue
 from games.engine.grimhand.arcana.statuses import STATUSES
 
 GAME = registry.get("grimhand")
@@ -576,3 +576,39 @@ def test_statuses_stack_by_their_rule() -> None:
     state, _ = play(state, 1, {"type": "attack"})
     # Bleed adds: 2 + 2 HP a turn, for the longer of the two durations (2), ticked once.
     assert statuses(state, 0)["bleed"] == (1, 4)
+
+
+# --- Fatigue (edition 3) ------------------------------------------------------------------------
+
+
+def _at_turn(state: ArcanaState, turns: int) -> ArcanaState:
+    """The deal with both seats already `turns` own turns in (seat 0 in its `turns`-th)."""
+    after = state.replace(turns_taken=(turns, turns))
+    assert isinstance(after, ArcanaState)
+    return after
+
+
+DRAW = {"type": "draw", "deck": "defense"}  # a turn that changes no HP
+
+
+def test_from_edition_3_a_seats_turns_after_its_20th_cost_1_2_3_hp() -> None:
+    assert fatigue(3, 20) == 0 and fatigue(3, 21) == 1 and fatigue(3, 23) == 3
+    assert fatigue(2, 40) == 0
+    state = _at_turn(deal(hp=[40, 40]), 20)
+    assert GAME.view(state, 1)["players"][0]["fatigue_next"] == 1  # public, ahead of time
+    state, events = play(state, 0, DRAW)  # seat 1's 21st turn starts: 1 HP
+    lost = [e.data for e in events if e.type == "hp_lost"]
+    assert lost == [{"seat": 1, "amount": 1, "cause": "fatigue", "hp": 39}]
+    state, events = play(state, 1, DRAW)  # seat 0's 21st: 1 HP
+    state, events = play(state, 0, DRAW)  # seat 1's 22nd: 2 HP
+    assert state.hp == (39, 37) and GAME.view(state, 0)["players"][0]["fatigue_next"] == 2
+
+
+def test_fatigue_can_end_the_match_and_edition_2_has_none() -> None:
+    state, _ = play(_at_turn(deal(hp=[40, 1]), 20), 0, DRAW)
+    result = GAME.outcome(state)
+    assert result is not None and result.winners == (0,) and result.reason == "hp"
+    old, events = play(_at_turn(deal({"edition": 2}, hp=[40, 1]), 40), 0, DRAW)
+    assert GAME.outcome(old) is None and old.hp[1] == 1
+    assert not [e for e in events if e.type == "hp_lost"]
+    assert GAME.view(old, 0)["players"][0]["fatigue_next"] == 0

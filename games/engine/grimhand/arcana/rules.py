@@ -8,6 +8,8 @@ Decisions are in docs/rules/grimhand.md, part "Arcana". Invariants:
   No two arcana draws in a row (from the rules' edition 2 on): a seat whose last main
   action was the arcana draw may not draw from the arcana deck this turn
   (`state.arcana_barred`; a stalling pair of safe draws could otherwise go on for ever).
+  From edition 3 on, a seat's turns past its 20th start with HP lost, 1 more each turn
+  (`state.fatigue`): two seats holding more defense than any attack cannot stall either.
 - A seat that owes a choice (`pending`) may only `choose`; while any seat owes one, only
   the seats that owe one act (Swap Hands: both at once).
 - `check` is the only gate: `apply` and `is_legal` go through it, and `legal_moves` lists
@@ -53,6 +55,7 @@ from games.engine.grimhand.arcana.state import (
     Hand,
     Ids,
     arcana_barred,
+    fatigue,
 )
 
 EMPTY_DECK = "That deck and its discard pile are both empty."
@@ -314,7 +317,8 @@ class _Table:
         return self.setup.cards[seat][card]
 
     def start_turn(self, seat: int) -> None:
-        """`seat` is to move: turn count, energy, the event's heal, its statuses tick."""
+        """`seat` is to move: turn count, energy, the event's heal, fatigue (edition 3 on),
+        its statuses tick."""
         setup = self.setup
         self.turn = seat
         self.turns_taken[seat] += 1
@@ -325,6 +329,9 @@ class _Table:
         self.energy[1 - seat] = 0
         if setup.event.heal:
             self.heal(seat, setup.event.heal)
+        self.lose_hp(seat, fatigue(setup.options["edition"], self.turns_taken[seat]), "fatigue")
+        if self.winner is not None:
+            return
         if not self.statuses[seat]:
             return
         kept: list[tuple[str, int, int]] = []

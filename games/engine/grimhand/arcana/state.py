@@ -20,8 +20,9 @@ Invariants:
 - `drew_arcana[seat]`: that seat's last main action was an arcana draw (from edition 2 on,
   it may not draw from the arcana deck again on its next turn: docs/rules/grimhand.md,
   "A turn"); `setup.options["edition"]` is the match's edition (`EDITIONS`). From
-  edition 3 on, each numbered deck's top card is public (`open_tops`): the state is the
-  same, only the views and samples (view.py) show it.
+  edition 3 on, each numbered deck's top card is public (`open_tops`: the state is the
+  same, only the views and samples, view.py, show it) and a seat's turns past
+  `FATIGUE_TURN` cost HP (`fatigue`).
 - `chances` counts the chance streams opened during play (reshuffles, Gamble):
   the n-th uses `Chance(seed, f"arcana/chance/{n}")`, so no counter state is stored.
 - States are immutable by convention and share one `ArcanaSetup`.
@@ -55,11 +56,13 @@ BOSS_BLEED_TURNS = 2
 # would replay a stored log differently is a new edition; the old ones stay playable:
 #   1: until 2026-11-25, a seat could draw from the arcana deck turn after turn;
 #   2: no two arcana draws in a row (docs/rules/grimhand.md, Arcana, "A turn");
-#   3: since 2026-11-28, the top card of each numbered deck lies face up ("Open tops").
-#      Only what a seat may see changes, so a log replays the same under 2 and 3.
+#   3: since 2026-11-28, the top card of each numbered deck lies face up ("Open tops"),
+#      and a seat's turns after its 20th start with HP lost ("Fatigue").
 EDITIONS = (1, 2, 3)
 EDITION = 3  # what a new match is played under
 OPEN_TOPS_EDITION = 3  # the first edition whose numbered decks show their top card
+FATIGUE_EDITION = 3  # the first edition with fatigue
+FATIGUE_TURN = 20  # a seat's own turns before fatigue: its 21st costs 1 HP, its 22nd 2, ...
 
 ATTACK = 0
 DEFENSE = 1
@@ -229,6 +232,12 @@ def open_tops(state: ArcanaState) -> int:
     """How many top cards of each numbered deck lie face up for everyone: one from
     edition 3 on, none before."""
     return 1 if state.setup.options["edition"] >= OPEN_TOPS_EDITION else 0
+
+
+def fatigue(edition: int, turn: int) -> int:
+    """The HP a seat loses as its `turn`-th own turn starts: none up to `FATIGUE_TURN`, then
+    1, 2, 3, ... (from edition 3 on; none before)."""
+    return max(0, turn - FATIGUE_TURN) if edition >= FATIGUE_EDITION else 0
 
 
 def arcana_barred(state: ArcanaState, seat: int) -> bool:

@@ -8,10 +8,10 @@ Invariants:
   hands and ability hand (counts only), its deck list and its ability deck's contents
   (counts only: the list is not derivable before its cards are played), the choices it
   owes (only their kind shows: the seats to act are public) and what it has chosen.
-- Public: HP, energy, statuses, the Lucky slots (and a Double Shamrock in one), both
-  lines (ability cards played face up), every discard pile, hand modifiers, the attack
-  streak, whether a seat's last main action was the arcana draw, the match event and the
-  boss, each deck's count and its Death cards left.
+- Public: HP, energy, statuses, fatigue to come, the Lucky slots (and a Double Shamrock
+  in one), both lines (ability cards played face up), every discard pile, hand
+  modifiers, the attack streak, whether a seat's last main action was the arcana draw,
+  the match event and the boss, each deck's count and its Death cards left.
 - Deaths left per deck are exact public knowledge: a 13 never sits in a hand and never
   changes decks (Fate Twist leaves it in place), and every resolved 13 lies face up.
 - `view` and `sample_hidden` give the same answer for two states that differ only in
@@ -38,6 +38,7 @@ from games.engine.grimhand.arcana.state import (
     ArcanaState,
     Hand,
     arcana_barred,
+    fatigue,
     open_tops,
 )
 
@@ -154,6 +155,8 @@ def _player(
         "lines": {DECKS[k]: list(state.lines[side][k]) for k in (ATTACK, DEFENSE)},
         "streak": state.streak[side],
         "turns_taken": state.turns_taken[side],
+        # The HP its next turn will cost it (edition 3's fatigue; 0 before the 21st).
+        "fatigue_next": fatigue(state.setup.options["edition"], state.turns_taken[side] + 1),
         "drew_arcana": arcana_barred(state, side),
     }
 
