@@ -403,6 +403,8 @@ else:
 # never meets them (a move a second for minutes is half the move limit), while many
 # players behind one address (a school, a café, a carrier's NAT) share the IP's.
 RATELIMIT_ENABLE = env.bool("RATELIMIT_ENABLE", default=True)
+if not RATELIMIT_ENABLE:  # all of them: allauth's login, signup and reset limits too
+    ACCOUNT_RATE_LIMITS = False
 RATELIMIT_FAIL_OPEN = True  # a cache that does not answer lets requests through
 _RATE_DEFAULTS = {
     "move": ("120/m", "600/m"),  # moves

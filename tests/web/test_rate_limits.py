@@ -8,9 +8,12 @@ The suite runs with the limits off (tests/conftest.py); every test here turns th
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import sys
 import time
 from contextlib import contextmanager
+from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -390,3 +393,20 @@ def test_allauth_429s_use_the_same_readable_page_with_retry_after(client):
     assert response.status_code == 429
     assert response["Retry-After"] == "60"
     assert "Too many attempts" in response.content.decode()
+
+
+def test_turning_the_limits_off_turns_allauths_off_too():
+    """RATELIMIT_ENABLE=0 (the live test servers) is every limit, allauth's included: one
+    browser-test session signs up more than 20 accounts a minute from 127.0.0.1."""
+    code = "from django.conf import settings; print(repr(settings.ACCOUNT_RATE_LIMITS))"
+    root = Path(__file__).resolve().parents[2]
+    shown = {}
+    for value in ("0", "1"):
+        env = os.environ | {"DJANGO_SETTINGS_MODULE": "config.settings", "RATELIMIT_ENABLE": value}
+        result = subprocess.run(
+            [sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True,
+            timeout=60,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        shown[value] = result.stdout.strip()
+    assert shown["0"] == "False" and "'signup': '20/m/ip'" in shown["1"]
