@@ -290,7 +290,7 @@ ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
-ACCOUNT_RATE_LIMITS = {
+ACCOUNT_RATE_LIMITS: dict[str, str] | bool = {
     "login_failed": "10/m/ip,5/5m/key",
     "signup": "20/m/ip",
     "reset_password": "20/m/ip,5/m/key",
