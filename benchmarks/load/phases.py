@@ -119,15 +119,16 @@ def _is_5xx(key: str) -> bool:
 
 
 async def closed_loop_moves(
-    pairs: list[Pair], *, warmup: float, window: float, pg_dsn: str
+    pairs: list[Pair], *, warmup: float, window: float, pg_dsn: str, refetch: bool = False
 ) -> tuple[Recorder, dict]:
     """Every pair moves as fast as it can; durable moves are Move rows committed in the
-    window (counted in PostgreSQL at its start and end), not client counts."""
+    window (counted in PostgreSQL at its start and end), not client counts. The waiting
+    seat takes its new board from the push, as a page does (`refetch`: and fetches it too)."""
     recorder, stop = Recorder(), asyncio.Event()
 
     async def loop(pair: Pair) -> None:
         while not stop.is_set() and not pair.is_done:
-            await pair.step(recorder)
+            await pair.step(recorder, refetch=refetch)
 
     tasks = [asyncio.create_task(loop(pair)) for pair in pairs if not pair.is_done]
     await asyncio.sleep(warmup)
@@ -140,6 +141,7 @@ async def closed_loop_moves(
     seconds = ended - started
     return recorder, {
         "concurrent_matches": len(tasks),
+        "board_fetch_after_each_push": refetch,
         "window_seconds": round(seconds, 1),
         "moves_committed": after - before,
         "durable_moves_per_second": rate(after - before, seconds),

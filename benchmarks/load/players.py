@@ -3,9 +3,11 @@
 Each player has its own HTTP session (cookie jar, keep-alive connection), as a browser
 would. A move is posted exactly as htmx posts the board's form: the form's hidden fields and
 the pressed button's `move`, with htmx's headers (HX-Request, HX-Current-URL, HX-Target,
-X-CSRFToken from the page's hx-headers). The other seat holds the match socket open, waits
-for the push, then fetches its board fragment as the page does, and that board carries its
-next move.
+X-CSRFToken from the page's hx-headers). The other seat holds the match socket open and
+waits for the push. The push is the board fragment, which a page swaps in as it is, so by
+default that board carries the seat's next move; with `refetch` the seat also fetches its
+board fragment after each push (the workload of the earlier passes, kept for comparison,
+and the one the fixed-rate phases use to time board fetches).
 """
 
 from __future__ import annotations
@@ -121,9 +123,9 @@ class Player:
         while not self.pushes.empty():
             self.pushes.get_nowait()
 
-    async def next_push(self, min_ply: int, timeout: float) -> tuple[float, float] | None:
-        """(perf_counter, epoch) of the first push showing `min_ply` or later (or naming no
-        ply: a bare hint), else None after `timeout`."""
+    async def next_push(self, min_ply: int, timeout: float) -> tuple[float, float, str] | None:
+        """(perf_counter, epoch, text) of the first push showing `min_ply` or later (or
+        naming no ply: a bare hint), else None after `timeout`."""
         deadline = time.perf_counter() + timeout
         while (left := deadline - time.perf_counter()) > 0:
             try:
@@ -132,7 +134,7 @@ class Player:
                 return None
             ply = board_ply(text)
             if ply is None or ply >= min_ply:
-                return arrived, epoch
+                return arrived, epoch, text
         return None
 
     async def close(self) -> None:
@@ -195,9 +197,12 @@ class Pair:
             self.boards[seat] = body
         return elapsed
 
-    async def step(self, recorder: Recorder, intended: float | None = None) -> bool:
-        """One move: the seat to act posts its form, the other seat waits for the push and
-        fetches its board. False if no move was made (it re-synced or moved on instead)."""
+    async def step(
+        self, recorder: Recorder, intended: float | None = None, *, refetch: bool = True
+    ) -> bool:
+        """One move: the seat to act posts its form, the other seat waits for the push,
+        which is its new board (`refetch`: and then fetches its board too, as the earlier
+        passes did). False if no move was made (it re-synced or moved on instead)."""
         mover = self.mover()
         if mover is None:
             return await self._no_move(recorder)
@@ -233,7 +238,12 @@ class Pair:
         else:
             recorder.socket_ms.append((push[0] - sent) * 1000)
             recorder.arrivals.append((self.match_id, form.ply or 0, push[1]))
-        recorder.board_ms.append(await self.fetch_board(1 - mover, recorder, trigger="board-sync"))
+        if refetch or push is None or board_ply(push[2]) is None:
+            # A lost push, or a bare hint: the page's poll (or the hint) fetches the board.
+            elapsed = await self.fetch_board(1 - mover, recorder, trigger="board-sync")
+            recorder.board_ms.append(elapsed)
+        else:
+            self.boards[1 - mover] = push[2]  # the page swaps the pushed board in
         if board_status(self.boards[mover]) == "finished":
             recorder.matches_finished += 1
             await self.next_match(recorder)

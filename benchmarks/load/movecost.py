@@ -1,0 +1,261 @@
+"""CPU per move in one quiet process: the move POST, the pushes it sets off, the board GET.
+
+`python -m benchmarks.load.movecost [--moves N] [--profile]` (after `pip install -e
+".[dev,load]"`, with PostgreSQL and Redis answering as for `make loadtest`). It makes a
+fresh PostgreSQL database, migrates it, and in a child process on the production settings
+(DEBUG=0, PostgreSQL with its pool, Redis cache and channel layer) plays two-human Dog
+Blade matches through Django's test client with the board's own form and htmx headers, as
+the load generator does. Both seats count as looking at their match (presence), so every
+move renders and sends both seats' pushes after its commit, as in the load run.
+
+It prints JSON: CPU milliseconds of this process per move (the POST with its pushes, and
+the other seat's board GET) measured by `time.process_time`, beside a reference measured
+in the same run (a bare Django view through the same middleware), so machines and hours
+compare by the ratio. With --profile, cProfile's view of the same moves by package and by
+project function: a steadier picture of where a move's CPU goes than a sampled profile of
+a loaded server, though it leaves out uvicorn, the event loop and the sockets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from benchmarks.load.stack import BIN, DEFAULT_PG_URL, DEFAULT_REDIS_URL, with_database
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.load.movecost")
+    parser.add_argument("--moves", type=int, default=600)
+    parser.add_argument("--matches", type=int, default=20)
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--queries", action="store_true", help="add one move's SQL")
+    parser.add_argument("--pg-url", default=os.environ.get("LOADTEST_PG_URL", DEFAULT_PG_URL))
+    parser.add_argument(
+        "--redis-url", default=os.environ.get("LOADTEST_REDIS_URL", DEFAULT_REDIS_URL)
+    )
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(measure(args)))
+        return 0
+    run_id = secrets.token_hex(4)
+    db_name = f"cardhall_cost_{run_id}"
+    env = dict(os.environ)
+    for name in ("REDIS_CACHE_URL", "SECURE_COOKIES", "CELERY_TEST_BROKER_URL"):
+        env.pop(name, None)
+    env.update(
+        DJANGO_SETTINGS_MODULE="benchmarks.load.settings",
+        LOADTEST_RUN_PREFIX=f"cardhall-cost-{run_id}",
+        DATABASE_URL=with_database(args.pg_url, db_name),
+        REDIS_URL=args.redis_url,
+        CELERY_BROKER_URL="",  # tasks eager: a live game queues none per move
+        DEBUG="0",
+        FAST_PASSWORD_HASHER="1",
+        SECRET_KEY=secrets.token_urlsafe(40),
+        ALLOWED_HOSTS="127.0.0.1,localhost,testserver",
+        SECURE_HTTPS="0",
+        RATELIMIT_ENABLE="1",
+        **{f"RATE_LIMIT_{group}_IP": "1000000/m" for group in ("MOVE", "START", "WRITE")},
+        **{f"RATE_LIMIT_{group}_USER": "1000000/m" for group in ("MOVE", "START", "WRITE")},
+    )
+    psql = ["psql", "-q", "-d", args.pg_url, "-c"]
+    subprocess.run([*psql, f'CREATE DATABASE "{db_name}"'], check=True)
+    python = str(BIN / "python")
+    try:
+        subprocess.run(
+            [python, "manage.py", "migrate", "--noinput", "-v", "0"], env=env, cwd=ROOT, check=True
+        )
+        child = [python, "-m", "benchmarks.load.movecost", "--child", *sys.argv[1:]]
+        out = subprocess.run(child, env=env, cwd=ROOT, check=True, capture_output=True, text=True)
+        print(out.stdout.strip().splitlines()[-1])
+    finally:
+        subprocess.run([*psql, f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)'], check=False)
+        _delete_keys(args.redis_url, f"cardhall-cost-{run_id}")
+    return 0
+
+
+def _delete_keys(redis_url: str, prefix: str) -> None:
+    import redis
+
+    for db in (0, 1, 2, 3, 4, 5, 6):
+        client = redis.Redis.from_url(redis_url, db=db)
+        keys = list(client.scan_iter(match=f"*{prefix}*", count=1000))
+        if keys:
+            client.delete(*keys)
+
+
+def measure(args: argparse.Namespace) -> dict:
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from accounts.services import profile_ensure
+    from benchmarks.load.board import parse_move_form
+    from games import presence, services
+
+    headers = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "board"}
+    tables = []
+    for pair in range(args.matches):
+        users = []
+        for seat in (0, 1):
+            user = get_user_model().objects.create_user(
+                username=f"cost{pair}x{seat}", password="x-cost"
+            )
+            profile_ensure(user=user)
+            users.append(user)
+        clients = []
+        for user in users:
+            client = Client(HTTP_HOST="127.0.0.1")
+            client.force_login(user)
+            clients.append(client)
+        tables.append([users, clients, None])
+
+    def new_match(table: list) -> int:
+        users, clients, _ = table
+        match = services.match_create(
+            creator=users[0],
+            game_slug="dogblade",
+            opponent="player",
+            invitee_username=users[1].username,
+        )
+        services.match_join(match_id=match.pk, user=users[1])
+        for user in users:
+            presence.presence_touch(user_id=user.pk, match_id=match.pk, channel=f"cost.{user.pk}")
+        table[2] = match.pk
+        return match.pk
+
+    def step(table: list) -> tuple[str, float, float]:
+        users, clients, match_id = table
+        for user in users:  # as a page's socket heartbeat does
+            presence.presence_touch(user_id=user.pk, match_id=match_id, channel=f"cost.{user.pk}")
+        url = f"/matches/{match_id}/board/"
+        boards = [client.get(url, **headers).content.decode() for client in clients]
+        seat = next((s for s in (0, 1) if parse_move_form(boards[s])), None)
+        if seat is None:
+            new_match(table)
+            return "new", 0.0, 0.0
+        form = parse_move_form(boards[seat])
+        if profiler is not None:
+            profiler.enable()
+        started = time.process_time()
+        response = clients[seat].post(form.action, form.data(), **headers)
+        posted = time.process_time()
+        clients[1 - seat].get(url, **headers)
+        fetched = time.process_time()
+        if profiler is not None:
+            profiler.disable()
+        if response.status_code != 200:
+            raise RuntimeError(f"move answered {response.status_code}")
+        return "move", (posted - started) * 1000, (fetched - posted) * 1000
+
+    profiler = None
+    for table in tables:
+        new_match(table)
+    for table in tables:  # warm-up: caches, prepared statements, imports
+        for _ in range(3):
+            step(table)
+
+    reference = _reference(tables[0][1][0])
+    queries = _one_move_queries(step, tables[0]) if args.queries else None
+    if args.profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+    post_ms: list[float] = []
+    get_ms: list[float] = []
+    loop = 0
+    while len(post_ms) < args.moves:
+        table = tables[loop % len(tables)]
+        loop += 1
+        kind, post, get = step(table)
+        if kind == "move":
+            post_ms.append(post)
+            get_ms.append(get)
+    result = {
+        "benchmark": "movecost",
+        "moves": len(post_ms),
+        "post_cpu_ms_mean": round(sum(post_ms) / len(post_ms), 2),
+        "board_get_cpu_ms_mean": round(sum(get_ms) / len(get_ms), 2),
+        "move_cpu_ms_mean": round((sum(post_ms) + sum(get_ms)) / len(post_ms), 2),
+        "reference_cpu_ms_mean": reference,
+    }
+    if profiler is not None:
+        result["profile"] = _profile_summary(profiler)
+    if queries is not None:
+        result["queries"] = queries
+    return result
+
+
+def _one_move_queries(step: object, table: list) -> list[str]:
+    """The SQL of one move POST and the board GET after it (a new match's first moves are
+    not typical: a few moves in)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        step(table)  # type: ignore[operator]
+    return [query["sql"][:300] for query in captured.captured_queries]
+
+
+def _reference(signed_in: object) -> float:
+    """CPU ms of one signed-in GET of a plain page through the whole middleware chain."""
+    runs = 300
+    for _ in range(20):
+        signed_in.get("/healthz/live")  # type: ignore[attr-defined]
+    started = time.process_time()
+    for _ in range(runs):
+        signed_in.get("/healthz/live")  # type: ignore[attr-defined]
+    return round((time.process_time() - started) * 1000 / runs, 3)
+
+
+def _profile_summary(profiler: object) -> dict:
+    import pstats
+
+    stats = pstats.Stats(profiler)  # type: ignore[arg-type]
+    total = stats.total_tt  # type: ignore[attr-defined]
+    by_package: dict[str, float] = {}
+    project: dict[str, float] = {}
+    root = str(ROOT) + "/"
+    entries = stats.stats.items()  # type: ignore[attr-defined]
+    for (filename, _line, name), (_cc, _nc, tt, ct, _callers) in entries:
+        package = _package(filename, root)
+        by_package[package] = by_package.get(package, 0.0) + tt
+        if filename.startswith(root) and "/.venv/" not in filename:
+            label = f"{filename[len(root) :]}:{name}"
+            project[label] = max(project.get(label, 0.0), ct)
+    top = sorted(by_package.items(), key=lambda item: -item[1])[:16]
+    inclusive = sorted(project.items(), key=lambda item: -item[1])[:30]
+    return {
+        "total_seconds": round(total, 3),
+        "self_by_package": [{"package": k, "percent": round(100 * v / total, 1)} for k, v in top],
+        "project_inclusive": [
+            {"function": k, "percent": round(100 * v / total, 1)} for k, v in inclusive
+        ],
+    }
+
+
+def _package(filename: str, root: str) -> str:
+    if "site-packages/" in filename:
+        parts = filename.split("site-packages/", 1)[1].split("/")
+        return "/".join(parts[:2]) if parts[0] == "django" else parts[0]
+    if filename.startswith(root):
+        return filename[len(root) :].split("/")[0]
+    if filename.startswith("~") or filename.startswith("<"):
+        return "(builtins)"
+    return "(stdlib) " + Path(filename).stem
+
+
+if __name__ == "__main__":
+    sys.exit(main())
