@@ -57,6 +57,15 @@ OUTAGE_ERRORS: tuple[type[BaseException], ...] = (
 )
 UNSURE_KEYS_MAX = 10_000
 
+# `incr` as Django's Redis cache means it (a missing key is an error, never created without
+# its timeout) in one round trip.
+INCR_EXISTING = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return redis.call('INCRBY', KEYS[1], ARGV[1])
+end
+return false
+"""
+
 _Base = RedisCacheClient  # the methods that talk to Redis
 _clients: dict[tuple[tuple[str, ...], str], FailSoftRedisCacheClient] = {}
 _clients_lock = threading.Lock()
@@ -71,6 +80,7 @@ class FailSoftRedisCacheClient(RedisCacheClient):
         self._unsure: set[str] = set()  # keys written or deleted while down: delete on return
         self._unsure_lock = threading.Lock()
         self._redis_clients: dict[int, redis.Redis] = {}
+        self._scripts: dict[int, Any] = {}  # per client: INCR_EXISTING, loaded by its SHA
 
     def get_client(self, key: Any = None, *, write: bool = False) -> redis.Redis:
         """One `redis.Redis` per connection pool, kept. Django builds a new one on every
@@ -145,10 +155,21 @@ class FailSoftRedisCacheClient(RedisCacheClient):
 
     def incr(self, key: Any, delta: int) -> int:
         missing = object()
-        result = self._soft(lambda: _Base.incr(self, key, delta), missing)
+        result = self._soft(lambda: self._incr_existing(key, delta), missing)
         if result is missing:
             raise ValueError(f"Key '{key}' not found (the cache is unreachable)")
-        return cast(int, result)  # Redis's INCR answers the new value
+        if result is None:
+            raise ValueError(f"Key '{key}' not found.")
+        return cast(int, result)  # Redis's INCRBY answers the new value
+
+    def _incr_existing(self, key: Any, delta: int) -> int | None:
+        """INCRBY `key` if it exists (else None), in one round trip: Django's client asks
+        EXISTS first, and a rate-limited request increments two counters."""
+        client = self.get_client(key, write=True)
+        script = self._scripts.get(id(client))
+        if script is None:
+            script = self._scripts.setdefault(id(client), client.register_script(INCR_EXISTING))
+        return cast(int | None, script(keys=[key], args=[delta], client=client))
 
     def set_many(self, data: Mapping[Any, Any], timeout: Any) -> None:
         self._soft(lambda: _Base.set_many(self, data, timeout), None, data)

@@ -77,20 +77,22 @@ def match_changed(*, match: Any) -> None:
     started = time.perf_counter()  # just after the commit: effects runs the pushes first
     seats = [seat for seat in match.seats.all() if seat.user_id is not None and seat.joined]
     looking = presence.looking(match_id=match.pk, user_ids=[seat.user_id for seat in seats])
-    pushes = []
+    pushes: list[tuple[str, dict[str, Any]]] = []
+    drawn: list[tuple[str, Any]] = []  # (group, seat or None): a board to render for it
     for seat in seats:
         group = group_for_seat(match.pk, seat.index)
         if looking.is_unknown or seat.user_id in looking.user_ids:
-            html = rendering.board_html(match=match, seat=seat, just_changed=True)
-            pushes.append((group, {"type": "board.push", "html": html}))
+            drawn.append((group, seat))
         elif seat.user_id in looking.streaming_ids:
             pushes.append((group, CHANGED))  # only streams: they read their own view
     # A private run has no spectators (`selectors.can_view`): its board never goes out.
     if (looking.is_unknown or looking.has_spectators) and not match.is_private_now:
-        html = rendering.board_html(match=match, seat=None, just_changed=True)
-        pushes.append((group_for_spectators(match.pk), {"type": "board.push", "html": html}))
+        drawn.append((group_for_spectators(match.pk), None))
     elif looking.has_spectator_streams and not match.is_private_now:
         pushes.append((group_for_spectators(match.pk), CHANGED))
+    boards = rendering.boards_just_changed(match=match, seats=[seat for _, seat in drawn])
+    for (group, _), html in zip(drawn, boards, strict=True):
+        pushes.append((group, {"type": "board.push", "html": html}))
     group_send_many(pushes)
     for _ in pushes:
         metrics.push_sent(started)

@@ -67,16 +67,40 @@ def board_context(*, match: Any, seat: Any, error: str = "") -> dict[str, Any]:
     return context
 
 
-def board_html(*, match: Any, seat: Any, just_changed: bool = False) -> str:
+def board_html(*, match: Any, seat: Any) -> str:
     """`seat`'s board (None: the spectators'), rendered at most once per change; once the
-    match is over, followed by the seat's player's out-of-band fragments (`_after_result`).
-
-    `just_changed`: drawn for the push right after the change it shows (games.notifications),
-    when no other process can have drawn this version yet: the shared cache is written, not
-    asked first (a round trip a board saved)."""
+    match is over, followed by the seat's player's out-of-band fragments (`_after_result`)."""
     if match.status == match.Status.WAITING:
         return render_to_string(BOARD_TEMPLATE, board_context(match=match, seat=seat))
-    html = _cached_board_html(match=match, seat=seat, just_changed=just_changed)
+    return _with_after_result(match, seat, _cached_board_html(match=match, seat=seat))
+
+
+def boards_just_changed(*, match: Any, seats: list[Any]) -> list[str]:
+    """`board_html` for each of `seats` (None: the spectators), drawn for the pushes right
+    after the change they show (games.notifications). No other process can have drawn this
+    version yet, so the shared cache is not asked first, and the new fragments are written
+    to it together, in one round trip."""
+    if match.status == match.Status.WAITING:
+        return [board_html(match=match, seat=seat) for seat in seats]
+    drawn: dict[str, str] = {}
+    boards = []
+    for seat in seats:
+        key = _key(match, seat)
+        html = _recent.get(key)
+        if html is None:
+            context = board_context(match=match, seat=seat)
+            html = drawn[key] = render_to_string(BOARD_TEMPLATE, context)
+            _recent.put(key, html)
+        boards.append(_with_after_result(match, seat, html))
+    if drawn:
+        try:
+            cache.set_many(drawn, BOARD_SECONDS)
+        except Exception:
+            logger.warning("board cache unreachable", exc_info=True)
+    return boards
+
+
+def _with_after_result(match: Any, seat: Any, html: str) -> str:
     if match.is_finished and seat is not None and seat.user_id is not None:
         html += "".join(render(user=seat.user) for render in _after_result.values())
     return html
@@ -117,12 +141,12 @@ def memo_clear() -> None:
     _recent.clear()
 
 
-def _cached_board_html(*, match: Any, seat: Any, just_changed: bool = False) -> str:
+def _cached_board_html(*, match: Any, seat: Any) -> str:
     key = _key(match, seat)
     html = _recent.get(key)
     if html is not None:
         return html
-    html = None if just_changed else _shared_get(key)
+    html = _shared_get(key)
     if html is None:
         html = render_to_string(BOARD_TEMPLATE, board_context(match=match, seat=seat))
         try:

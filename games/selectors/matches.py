@@ -12,9 +12,10 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Prefetch, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
+from config.compiled import CompiledQuery, prefetched
 from games.boards import has_board, presenter_for, tutorial_for
 from games.boards.base import BoardPresenter, CardFormPresenter
 from games.engine import registry
@@ -58,8 +59,41 @@ def match_get(*, match_id: int) -> Match | None:
     """The match with its seats: two small queries. The seats' players come only when a
     board is drawn (`players_load`): a board served from the cache, a poll or a permission
     check needs none of them."""
-    seats = Prefetch("seats", queryset=Seat.objects.order_by("index"))
-    return Match.objects.prefetch_related(seats).filter(pk=match_id).first()
+    return match_read(match_id=match_id)
+
+
+# The reads every move and every board fetch makes, compiled to SQL once per process
+# (config.compiled: compiling the seats' seven-table join cost more than running it).
+_MATCH = CompiledQuery(lambda match_id: Match.objects.filter(pk=match_id))
+_MATCH_LOCKED = CompiledQuery(
+    lambda match_id: Match.objects.select_for_update().filter(pk=match_id)
+)
+_SEATS = CompiledQuery(lambda match_id: Seat.objects.filter(match_id=match_id).order_by("index"))
+_SEATS_WITH_PLAYERS = CompiledQuery(
+    lambda match_id: seats_with_players().filter(match_id=match_id),
+    variant=lambda: tuple(PLAYER_DETAILS),
+)
+
+
+def match_read(
+    *, match_id: Any, lock: bool = False, seats: bool = True, with_players: bool = False
+) -> Match | None:
+    """The match (`lock`: its row locked for this transaction, `select_for_update`) with
+    its seats in order (`with_players`: and their players, with everything a board shows
+    of them; not `seats`: without them): two queries, as `prefetch_related("seats")` would
+    make, but compiled once."""
+    try:
+        match_id = int(match_id)
+    except (TypeError, ValueError):
+        return None
+    found = (_MATCH_LOCKED if lock else _MATCH)(match_id)
+    if not found:
+        return None
+    match = found[0]
+    if seats or with_players:
+        loaded = (_SEATS_WITH_PLAYERS if with_players else _SEATS)(match_id)
+        prefetched(match, "seats", loaded, back="match")
+    return match
 
 
 def players_load(*, match: Match) -> None:

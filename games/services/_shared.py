@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch
 from django.utils import timezone
 
 from games import effects, selectors
@@ -37,11 +36,9 @@ def locked(match_id: Any, *, with_seats: bool = False) -> Match:
     pushed after the commit are drawn from them. Paths that change seats through their own
     querysets leave it off, so nothing reads a stale copy.
     """
-    query = Match.objects.select_for_update().filter(pk=match_id)
-    if with_seats:
-        seats = Prefetch("seats", queryset=selectors.seats_with_players())
-        query = query.prefetch_related(seats)
-    match = query.first()
+    match = selectors.match_read(
+        match_id=match_id, lock=True, seats=with_seats, with_players=with_seats
+    )
     if match is None:
         raise MatchNotFound("There is no such match.")
     return match

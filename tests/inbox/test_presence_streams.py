@@ -39,9 +39,9 @@ def _pushed(match, monkeypatch):
         channels[group] = async_to_sync(layer.new_channel)()
         async_to_sync(layer.group_add)(group, channels[group])
     rendered = []
-    draw = rendering.board_html
+    draw = rendering.render_to_string
     monkeypatch.setattr(
-        rendering, "board_html", lambda **kw: rendered.append(kw["seat"]) or draw(**kw)
+        rendering, "render_to_string", lambda *a, **kw: rendered.append(a) or draw(*a, **kw)
     )
     notifications.match_changed(match=selectors.match_get(match_id=match.pk))
     received = {}
@@ -82,18 +82,25 @@ def test_a_pushed_board_is_written_to_the_shared_cache_without_asking_it_first(
     alice, bob, duel, monkeypatch
 ):
     """A push draws the version the change just made, which no process can have drawn yet:
-    the shared cache gets it (for the other worker's board fetch) and is not read first."""
+    the shared cache gets it (for the other worker's board fetch), both boards in one
+    round trip, and is not read first."""
     from django.core.cache import cache
 
     presence.presence_touch(user_id=alice.pk, match_id=duel.pk, channel="page-1")
     presence.presence_touch(user_id=bob.pk, match_id=duel.pk, channel="page-2")
-    asked = []
+    asked, written = [], []
     monkeypatch.setattr(rendering, "_shared_get", asked.append)
+    set_many = cache.set_many
+    monkeypatch.setattr(
+        cache,
+        "set_many",
+        lambda data, *a, **kw: written.append(len(data)) or set_many(data, *a, **kw),
+    )
 
     received, renders = _pushed(duel, monkeypatch)
 
     assert received == ["board.push", "board.push", None] and renders == 2
-    assert asked == []
+    assert asked == [] and written == [2]
     match = selectors.match_get(match_id=duel.pk)
     for seat in match.seats.all():
         assert cache.get(rendering._key(match, seat)) is not None

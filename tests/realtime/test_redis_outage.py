@@ -247,3 +247,23 @@ async def test_a_push_to_a_hung_redis_waits_one_timeout_then_none():
         took = time.monotonic() - started
         redis.resume()
     assert took < 2 * TIMEOUT + 1, f"50 pushes to a hung Redis took {took:.1f} s"
+
+
+def test_incr_counts_an_existing_key_in_one_round_trip_and_never_creates_one():
+    """`incr` as Django means it (a missing key is an error, and is not created without its
+    timeout), answered by one script call rather than EXISTS then INCRBY."""
+    with throwaway_redis() as redis:
+        cache = a_cache(redis)
+        with pytest.raises(ValueError, match="not found"):
+            cache.incr("counter")
+        assert cache.get("counter") is None  # not created by the failed incr
+        assert cache.add("counter", 1, 60) is True
+        assert cache.incr("counter") == 2
+        assert cache.incr("counter", 5) == 7
+        assert cache.get("counter") == 7
+        client = cache._cache.get_client("counter", write=True)
+        assert 0 < client.ttl(cache.make_and_validate_key("counter")) <= 60
+        stats = client.info("commandstats")
+        # Three increments, three EXISTS, each asked inside the script (EVALSHA), none alone.
+        assert stats["cmdstat_exists"]["calls"] == 3
+        assert stats["cmdstat_evalsha"]["calls"] - stats["cmdstat_evalsha"]["failed_calls"] == 3

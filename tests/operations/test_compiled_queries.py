@@ -1,0 +1,105 @@
+"""Querysets compiled once per process (config/compiled.py): the move's lock and every
+board fetch read the match and its seats through them. They must give exactly what the
+ORM gives, related objects included, with no query more."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+from django.db.transaction import TransactionManagementError
+
+from accounts.services import profile_ensure
+from config.compiled import CompiledQuery
+from games import selectors, services
+from games.models import Match, Seat
+from tests.conftest import IS_POSTGRES
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def match(make_user):
+    users = [make_user(), make_user()]
+    for user in users:
+        profile_ensure(user=user)
+    created = services.match_create(
+        creator=users[0],
+        game_slug="dogblade",
+        opponent="player",
+        invitee_username=users[1].username,
+    )
+    services.match_join(match_id=created.pk, user=users[1])
+    return created
+
+
+def fields(obj) -> dict:
+    return {field.attname: getattr(obj, field.attname) for field in obj._meta.concrete_fields}
+
+
+def test_the_seats_with_their_players_are_what_the_orm_reads(match, django_assert_num_queries):
+    expected = list(selectors.seats_with_players().filter(match_id=match.pk))
+    with django_assert_num_queries(2):
+        found = selectors.match_read(match_id=match.pk, with_players=True)
+    assert fields(found) == fields(Match.objects.get(pk=match.pk))
+    with django_assert_num_queries(0):  # seats, players, profiles, looks: all loaded
+        seats = list(found.seats.all())
+        assert [fields(seat) for seat in seats] == [fields(seat) for seat in expected]
+        assert [fields(seat.user) for seat in seats] == [fields(seat.user) for seat in expected]
+        assert [seat.user.profile.pk for seat in seats] == [s.user.profile.pk for s in expected]
+        assert all(seat.match is found for seat in seats)
+        assert selectors.seat_names(match=found)
+
+
+def test_bare_seats_and_no_seats(match, django_assert_num_queries):
+    with django_assert_num_queries(2):
+        found = selectors.match_read(match_id=match.pk)
+    with django_assert_num_queries(0):
+        assert [seat.index for seat in found.seats.all()] == [0, 1]
+    with django_assert_num_queries(1):  # the players come only when a board is drawn
+        selectors.players_load(match=found)
+    with transaction.atomic(), django_assert_num_queries(1):
+        selectors.match_read(match_id=match.pk, lock=True, seats=False)
+
+
+def test_another_match_and_no_match(match, make_user):
+    other = services.match_create(creator=make_user(), game_slug="dogblade", opponent="ai")
+    assert selectors.match_read(match_id=other.pk).pk == other.pk
+    assert [seat.match_id for seat in selectors.match_read(match_id=other.pk).seats.all()] == [
+        other.pk,
+        other.pk,
+    ]
+    assert selectors.match_read(match_id=10**9) is None
+    assert selectors.match_read(match_id="not a number") is None
+
+
+@pytest.mark.django_db(transaction=True)  # outside the test's own transaction
+def test_a_locking_read_needs_a_transaction(match):
+    with transaction.atomic():
+        assert selectors.match_read(match_id=match.pk, lock=True).pk == match.pk
+    if not IS_POSTGRES:
+        return  # SQLite has no row locks: Django lets it run anywhere
+    with pytest.raises(TransactionManagementError):
+        selectors.match_read(match_id=match.pk, lock=True)
+
+
+def test_compiled_once_and_again_for_a_new_variant(match):
+    built = []
+    variant = ["a"]
+
+    def build(match_id):
+        built.append(match_id)
+        return Seat.objects.filter(match_id=match_id).order_by("index")
+
+    query = CompiledQuery(build, variant=lambda: variant[0])
+    assert [seat.index for seat in query(match.pk)] == [0, 1]
+    assert query(10**9) == []
+    assert len(built) == 1  # built with a stand-in once, never with the values
+    variant[0] = "b"
+    query(match.pk)
+    assert len(built) == 2
+
+
+def test_a_value_that_is_not_one_parameter_is_refused():
+    query = CompiledQuery(lambda match_id: Seat.objects.filter(index=0))
+    with pytest.raises(ValueError, match="one parameter"):
+        query(1)
