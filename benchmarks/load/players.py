@@ -26,6 +26,11 @@ from benchmarks.load.board import MoveForm, board_ply, board_status, parse_move_
 TIMEOUT = aiohttp.ClientTimeout(total=30)
 PUSH_TIMEOUT = 10.0
 LOGINS_PER_ADDRESS = 25  # allauth allows 30 logins a minute per IP address
+# uvicorn closes a keep-alive connection idle for 5 s. A browser that sends a request on a
+# connection the server has just closed sends it again on a new one; aiohttp does not (it
+# reported "Server disconnected" for a POST sent on a player's connection after a pause
+# between phases). So players let an idle connection go before the server does.
+KEEPALIVE_SECONDS = 4.0
 _CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
@@ -57,7 +62,9 @@ class Player:
         self.username = username
         self.session = aiohttp.ClientSession(
             base_url=base_url,
-            connector=aiohttp.TCPConnector(local_addr=(address, 0), limit=4),
+            connector=aiohttp.TCPConnector(
+                local_addr=(address, 0), limit=4, keepalive_timeout=KEEPALIVE_SECONDS
+            ),
             cookie_jar=aiohttp.CookieJar(unsafe=True),  # cookies for an IP-address host
             timeout=TIMEOUT,
         )
