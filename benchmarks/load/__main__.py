@@ -8,7 +8,8 @@ login form, opens both seats' match sockets, then runs, each phase bounded in ti
 2. saturation: every match moves as fast as it can; durable moves/s from Move rows. The
    waiting seat takes its new board from the push, as a page does; then a second window
    where it also fetches its board after each push, the workload of passes 1 to 7;
-3. fixed rate (default 50 moves/s, open loop): POST, board GET, push latencies, statuses;
+3. fixed rate (default 50 moves/s, open loop): POST and push latencies, statuses, and
+   board GETs timed beside the moves (10 a second, as pages opening fetch them);
 4. RSS per idle socket (uvicorn workers before/after opening the idle sockets), then the
    fixed-rate run again with 4,000 idle spectator sockets open;
 5. steps at 1x, 2x, 3x the measured saturation, counting 5xx;

@@ -19,6 +19,7 @@ from benchmarks.load.stats import rate, summary
 
 DRAIN = 15.0  # seconds allowed for in-flight work after a window closes
 HEALTH_EVERY = 0.25  # seconds between two readiness checks while a phase runs
+BOARD_FETCHES_PER_SECOND = 10.0  # timed board fetches beside the fixed-rate moves
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -150,11 +151,19 @@ async def closed_loop_moves(
 
 
 async def open_loop_moves(
-    pairs: list[Pair], *, offered: float, window: float, pg_dsn: str
+    pairs: list[Pair],
+    *,
+    offered: float,
+    window: float,
+    pg_dsn: str,
+    boards_per_second: float = BOARD_FETCHES_PER_SECOND,
 ) -> tuple[Recorder, dict]:
     """Moves offered at a fixed rate on an open-loop timetable; each slot takes the next
     match whose seat may move (a real player cannot move before seeing the board), and its
-    latency counts from when the slot was due, so waiting for a match counts too."""
+    latency counts from when the slot was due, so waiting for a match counts too. The
+    waiting seat takes its new board from the push, as a page does. Board fetches are
+    timed apart, `boards_per_second` of them on their own timetable, each the board of a
+    seat that is waiting for the other, as a page opening or reconnecting fetches it."""
     recorder, ready = Recorder(), asyncio.Queue()
     for pair in pairs:
         if not pair.is_done:
@@ -171,19 +180,35 @@ async def open_loop_moves(
         if time.perf_counter() - due > 0.005:
             waited["waited_for_a_match"] += 1
         try:
-            await pair.step(recorder, intended=due)
+            await pair.step(recorder, intended=due, refetch=False)
         finally:
             if not pair.is_done:
                 ready.put_nowait(pair)
 
+    fetches = 0
+
+    async def fetch(due: float) -> None:
+        nonlocal fetches
+        live = [pair for pair in pairs if not pair.is_done]
+        if not live:
+            return
+        pair = live[fetches % len(live)]
+        fetches += 1
+        waiting = 1 - (pair.mover() or 0)
+        recorder.board_ms.append(await pair.fetch_board(waiting, recorder, keep=False))
+
     before = await moves_committed(pg_dsn)
     started = time.monotonic()
-    schedule = await open_loop(offered, window, fire, drain_seconds=DRAIN)
+    schedule, _ = await asyncio.gather(
+        open_loop(offered, window, fire, drain_seconds=DRAIN),
+        open_loop(boards_per_second, window, fetch, drain_seconds=DRAIN),
+    )
     seconds = time.monotonic() - started
     after = await moves_committed(pg_dsn)
     lateness = [value * 1000 for value in schedule.lateness]
     return recorder, {
         "offered_moves_per_second": offered,
+        "board_fetches_per_second": boards_per_second,
         "slots": schedule.fired,
         "slots_unfinished_after_drain": schedule.unfinished,
         "slots_waiting_for_a_ready_match": waited["waited_for_a_match"],

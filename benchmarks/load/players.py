@@ -6,8 +6,7 @@ the pressed button's `move`, with htmx's headers (HX-Request, HX-Current-URL, HX
 X-CSRFToken from the page's hx-headers). The other seat holds the match socket open and
 waits for the push. The push is the board fragment, which a page swaps in as it is, so by
 default that board carries the seat's next move; with `refetch` the seat also fetches its
-board fragment after each push (the workload of the earlier passes, kept for comparison,
-and the one the fixed-rate phases use to time board fetches).
+board fragment after each push (the workload of passes 1 to 7, kept for comparison).
 """
 
 from __future__ import annotations
@@ -186,7 +185,11 @@ class Pair:
         for seat in (0, 1):
             await self.fetch_board(seat, recorder, trigger="board-sync")
 
-    async def fetch_board(self, seat: int, recorder: Recorder, *, trigger: str = "") -> float:
+    async def fetch_board(
+        self, seat: int, recorder: Recorder, *, trigger: str = "", keep: bool = True
+    ) -> float:
+        """GET the seat's board fragment; its time in ms. `keep`: the seat plays on from it
+        (a sampled fetch, which a page opening would make, leaves the pair's boards alone)."""
         player = self.players[seat]
         url = f"/matches/{self.match_id}/board/"
         started = time.perf_counter()
@@ -200,12 +203,12 @@ class Pair:
             body, code = repr(error), type(error).__name__
         elapsed = (time.perf_counter() - started) * 1000
         recorder.status("board", code, body)
-        if code == 200:
+        if code == 200 and keep:
             self.boards[seat] = body
         return elapsed
 
     async def step(
-        self, recorder: Recorder, intended: float | None = None, *, refetch: bool = True
+        self, recorder: Recorder, intended: float | None = None, *, refetch: bool = False
     ) -> bool:
         """One move: the seat to act posts its form, the other seat waits for the push,
         which is its new board (`refetch`: and then fetches its board too, as the earlier
