@@ -69,7 +69,7 @@ EDITION_OPTION = Option(
     EDITION,
     "The rules' edition the match is played under (1: arcana draws may follow each other, "
     "as before 2026-11-25; 2: no two arcana draws in a row; 3: and each numbered deck's "
-    "top card lies face up, since 2026-11-28).",
+    "top card lies face up, and a seat's turns after its 20th cost HP, since 2026-11-28).",
     choices=EDITIONS,
 )
 OPTIONS = (VARIANT, HP, POOL, DECKS_OPTION, LEVELS, BOSS, EVENT, EDITION_OPTION)
