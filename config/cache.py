@@ -80,7 +80,7 @@ class FailSoftRedisCacheClient(RedisCacheClient):
         self._unsure: set[str] = set()  # keys written or deleted while down: delete on return
         self._unsure_lock = threading.Lock()
         self._redis_clients: dict[int, redis.Redis] = {}
-        self._scripts: dict[int, Any] = {}  # per client: INCR_EXISTING, loaded by its SHA
+        self._incr_script: Any = None  # INCR_EXISTING, run by its SHA on any of our clients
 
     def get_client(self, key: Any = None, *, write: bool = False) -> redis.Redis:
         """One `redis.Redis` per connection pool, kept. Django builds a new one on every
@@ -166,10 +166,9 @@ class FailSoftRedisCacheClient(RedisCacheClient):
         """INCRBY `key` if it exists (else None), in one round trip: Django's client asks
         EXISTS first, and a rate-limited request increments two counters."""
         client = self.get_client(key, write=True)
-        script = self._scripts.get(id(client))
-        if script is None:
-            script = self._scripts.setdefault(id(client), client.register_script(INCR_EXISTING))
-        return cast(int | None, script(keys=[key], args=[delta], client=client))
+        if self._incr_script is None:
+            self._incr_script = client.register_script(INCR_EXISTING)
+        return cast(int | None, self._incr_script(keys=[key], args=[delta], client=client))
 
     def set_many(self, data: Mapping[Any, Any], timeout: Any) -> None:
         self._soft(lambda: _Base.set_many(self, data, timeout), None, data)

@@ -71,7 +71,7 @@ def board_html(*, match: Any, seat: Any) -> str:
     """`seat`'s board (None: the spectators'), rendered at most once per change; once the
     match is over, followed by the seat's player's out-of-band fragments (`_after_result`)."""
     if match.status == match.Status.WAITING:
-        return render_to_string(BOARD_TEMPLATE, board_context(match=match, seat=seat))
+        return _draw(match, seat)
     return _with_after_result(match, seat, _cached_board_html(match=match, seat=seat))
 
 
@@ -88,15 +88,11 @@ def boards_just_changed(*, match: Any, seats: list[Any]) -> list[str]:
         key = _key(match, seat)
         html = _recent.get(key)
         if html is None:
-            context = board_context(match=match, seat=seat)
-            html = drawn[key] = render_to_string(BOARD_TEMPLATE, context)
+            html = drawn[key] = _draw(match, seat)
             _recent.put(key, html)
         boards.append(_with_after_result(match, seat, html))
     if drawn:
-        try:
-            cache.set_many(drawn, BOARD_SECONDS)
-        except Exception:
-            logger.warning("board cache unreachable", exc_info=True)
+        _shared_put(drawn)
     return boards
 
 
@@ -148,13 +144,21 @@ def _cached_board_html(*, match: Any, seat: Any) -> str:
         return html
     html = _shared_get(key)
     if html is None:
-        html = render_to_string(BOARD_TEMPLATE, board_context(match=match, seat=seat))
-        try:
-            cache.set(key, html, BOARD_SECONDS)
-        except Exception:
-            logger.warning("board cache unreachable", exc_info=True)
+        html = _draw(match, seat)
+        _shared_put({key: html})
     _recent.put(key, html)
     return html
+
+
+def _draw(match: Any, seat: Any) -> str:
+    return render_to_string(BOARD_TEMPLATE, board_context(match=match, seat=seat))
+
+
+def _shared_put(fragments: dict[str, str]) -> None:
+    try:
+        cache.set_many(fragments, BOARD_SECONDS)
+    except Exception:  # the cache is an optimisation: the next reader renders
+        logger.warning("board cache unreachable", exc_info=True)
 
 
 def _shared_get(key: str) -> str | None:

@@ -112,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
             "python": platform.python_version(),
             "load_average_before": [round(value, 2) for value in os.getloadavg()],
         },
-        "settings": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+        # The run's settings; where its JSON went is not one (a path of this machine).
+        "settings": {k: v for k, v in vars(args).items() if k != "output"},
         "fd_limit": fd_limit,
     }
     print(f"loadtest: logs in {log_dir}", flush=True)

@@ -1,8 +1,9 @@
 """CPU per move in one quiet process: the move POST, the pushes it sets off, the board GET.
 
 `python -m benchmarks.load.movecost [--moves N] [--profile]` (after `pip install -e
-".[dev,load]"`, with PostgreSQL and Redis answering as for `make loadtest`). It makes a
-fresh PostgreSQL database, migrates it, and in a child process on the production settings
+".[dev,load]"`, with PostgreSQL and Redis answering as for `make loadtest`). The load
+run's `Stack` makes its fresh database (migrated, static files collected) and cleans up
+after it, but starts no server; in a child process on the production settings
 (DEBUG=0, PostgreSQL with its pool, Redis cache and channel layer) plays two-human Dog
 Blade matches through Django's test client with the board's own form and htmx headers, as
 the load generator does. Both seats count as looking at their match (presence), so every
@@ -21,13 +22,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import secrets
-import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.load.stack import BIN, DEFAULT_PG_URL, DEFAULT_REDIS_URL, with_database
+from benchmarks.load.stack import DEFAULT_PG_URL, DEFAULT_REDIS_URL, Stack
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,50 +47,20 @@ def main() -> int:
     if args.child:
         print(json.dumps(measure(args)))
         return 0
-    run_id = secrets.token_hex(4)
-    db_name = f"cardhall_cost_{run_id}"
-    env = dict(os.environ)
-    for name in ("REDIS_CACHE_URL", "SECURE_COOKIES", "CELERY_TEST_BROKER_URL"):
-        env.pop(name, None)
-    env.update(
-        DJANGO_SETTINGS_MODULE="benchmarks.load.settings",
-        LOADTEST_RUN_PREFIX=f"cardhall-cost-{run_id}",
-        DATABASE_URL=with_database(args.pg_url, db_name),
-        REDIS_URL=args.redis_url,
-        CELERY_BROKER_URL="",  # tasks eager: a live game queues none per move
-        DEBUG="0",
-        FAST_PASSWORD_HASHER="1",
-        SECRET_KEY=secrets.token_urlsafe(40),
-        ALLOWED_HOSTS="127.0.0.1,localhost,testserver",
-        SECURE_HTTPS="0",
-        RATELIMIT_ENABLE="1",
-        **{f"RATE_LIMIT_{group}_IP": "1000000/m" for group in ("MOVE", "START", "WRITE")},
+    # The load run's environment (its settings, a fresh database, keys under the run's
+    # prefix), with no server: tasks run eagerly (a live game queues none per move), and
+    # the per-user limits rise too, since each player here moves several times a second.
+    extra = {
+        "CELERY_BROKER_URL": "",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
         **{f"RATE_LIMIT_{group}_USER": "1000000/m" for group in ("MOVE", "START", "WRITE")},
-    )
-    psql = ["psql", "-q", "-d", args.pg_url, "-c"]
-    subprocess.run([*psql, f'CREATE DATABASE "{db_name}"'], check=True)
-    python = str(BIN / "python")
-    try:
-        subprocess.run(
-            [python, "manage.py", "migrate", "--noinput", "-v", "0"], env=env, cwd=ROOT, check=True
-        )
-        child = [python, "-m", "benchmarks.load.movecost", "--child", *sys.argv[1:]]
-        out = subprocess.run(child, env=env, cwd=ROOT, check=True, capture_output=True, text=True)
-        print(out.stdout.strip().splitlines()[-1])
-    finally:
-        subprocess.run([*psql, f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)'], check=False)
-        _delete_keys(args.redis_url, f"cardhall-cost-{run_id}")
+    }
+    log_dir = Path(tempfile.mkdtemp(prefix="cardhall-movecost-"))
+    with Stack(args.pg_url, args.redis_url, log_dir=log_dir) as stack:
+        stack.create_database()
+        child = ["-m", "benchmarks.load.movecost", "--child", *sys.argv[1:]]
+        print(stack.run_python(child, env=extra).strip().splitlines()[-1])
     return 0
-
-
-def _delete_keys(redis_url: str, prefix: str) -> None:
-    import redis
-
-    for db in (0, 1, 2, 3, 4, 5, 6):
-        client = redis.Redis.from_url(redis_url, db=db)
-        keys = list(client.scan_iter(match=f"*{prefix}*", count=1000))
-        if keys:
-            client.delete(*keys)
 
 
 def measure(args: argparse.Namespace) -> dict:
@@ -122,8 +92,8 @@ def measure(args: argparse.Namespace) -> dict:
             clients.append(client)
         tables.append([users, clients, None])
 
-    def new_match(table: list) -> int:
-        users, clients, _ = table
+    def new_match(table: list) -> None:
+        users = table[0]
         match = services.match_create(
             creator=users[0],
             game_slug="dogblade",
@@ -131,22 +101,19 @@ def measure(args: argparse.Namespace) -> dict:
             invitee_username=users[1].username,
         )
         services.match_join(match_id=match.pk, user=users[1])
-        for user in users:
-            presence.presence_touch(user_id=user.pk, match_id=match.pk, channel=f"cost.{user.pk}")
         table[2] = match.pk
-        return match.pk
 
     def step(table: list) -> tuple[str, float, float]:
         users, clients, match_id = table
         for user in users:  # as a page's socket heartbeat does
             presence.presence_touch(user_id=user.pk, match_id=match_id, channel=f"cost.{user.pk}")
         url = f"/matches/{match_id}/board/"
-        boards = [client.get(url, **headers).content.decode() for client in clients]
-        seat = next((s for s in (0, 1) if parse_move_form(boards[s])), None)
+        forms = [parse_move_form(client.get(url, **headers).content.decode()) for client in clients]
+        seat = next((seat for seat, form in enumerate(forms) if form is not None), None)
         if seat is None:
             new_match(table)
             return "new", 0.0, 0.0
-        form = parse_move_form(boards[seat])
+        form = forms[seat]
         if profiler is not None:
             profiler.enable()
         started = time.process_time()

@@ -113,7 +113,9 @@ class Stack:
         )
         return env
 
-    def start(self) -> None:
+    def create_database(self) -> None:
+        """The run's fresh database, migrated, and the static files collected (DEBUG=0
+        serves their hashed names); `stop` drops it."""
         self.log_dir.mkdir(parents=True, exist_ok=True)
         self.db_name = f"cardhall_load_{self.run_id}"
         self._psql(f'CREATE DATABASE "{self.db_name}"')
@@ -121,6 +123,10 @@ class Stack:
         env = self.env()
         self._run([str(BIN / "python"), "manage.py", "migrate", "--noinput", "-v", "0"], env)
         self._run([str(BIN / "python"), "manage.py", "collectstatic", "--noinput", "-v", "0"], env)
+
+    def start(self) -> None:
+        self.create_database()
+        env = self.env()
         self.port = self.port or free_port()
         self._spawn(
             "uvicorn",
@@ -233,9 +239,12 @@ class Stack:
             raise RuntimeError(f"{' '.join(command[1:3])} failed:\n{done.stderr[-3000:]}")
         return done.stdout
 
-    def run_python(self, args: list[str], timeout: float = 600) -> str:
-        """A Python module of this package inside the servers' environment; its stdout."""
-        return self._run([str(BIN / "python"), *args], self.env(), timeout=timeout)
+    def run_python(
+        self, args: list[str], timeout: float = 600, env: dict[str, str] | None = None
+    ) -> str:
+        """A Python module of this package inside the servers' environment (with `env` on
+        top); its stdout."""
+        return self._run([str(BIN / "python"), *args], {**self.env(), **(env or {})}, timeout)
 
     def _psql(self, sql: str) -> None:
         import psycopg
