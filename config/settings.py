@@ -7,6 +7,7 @@ layer, the local-memory cache and eager Celery. See README.md for every variable
 import ipaddress
 import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -152,6 +153,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env("REDIS_URL", default="")
 
 
+def _redis_db(url: str) -> str:
+    """The database number of a redis:// URL ("0" when it names none)."""
+    db = urlsplit(url).path.strip("/")
+    return db if db.isdigit() else "0"
+
+
 def _next_redis_db(url: str) -> str:
     """The same Redis server, the next database number (redis://host:6379/0 -> /1)."""
     base, _, db = url.rstrip("/").rpartition("/")
@@ -198,10 +205,10 @@ if REDIS_URL:
     }
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "config.channel_layer.BoundedRedisChannelLayer",
+            "BACKEND": "config.channel_layer.PubSubChannelLayer",
             "CONFIG": {
-                # redis-py 8 defaults socket_timeout to 5 s, which kills idle consumers
-                # (channels_redis #422): the layer's blocking reads need None.
+                # redis-py 8 defaults socket_timeout to 5 s, which would drop the idle
+                # listening connection (channels_redis #422): its reads wait their own time.
                 "hosts": [
                     {
                         "address": REDIS_URL,
@@ -212,8 +219,11 @@ if REDIS_URL:
                         "driver_info": None,  # as the cache's: no CLIENT SETINFO
                     }
                 ],
-                "capacity": 500,
-                "expiry": 30,
+                # Pub/sub channels are server-wide, not per database: sites and test runs
+                # sharing a Redis are kept apart by this prefix (by default, the database's
+                # number of REDIS_URL, as the core layer was kept apart by the database).
+                "prefix": env("CHANNEL_LAYER_PREFIX", default=f"cardhall{_redis_db(REDIS_URL)}."),
+                "capacity": 500,  # messages waiting per socket
                 "timeout": REDIS_TIMEOUT,  # each send
                 "group_timeout": REDIS_TIMEOUT + REDIS_POOL_TIMEOUT,  # each join and leave
             },

@@ -5,6 +5,7 @@ Nothing here writes.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
+from django.urls import get_script_prefix, reverse
 from django.utils import timezone
 
 from config.compiled import CompiledQuery, prefetched
@@ -184,6 +186,33 @@ def seat_names(*, match: Match) -> list[str]:
     return [seat.label for seat in match.seats.all()]
 
 
+class MatchUrls(dict):
+    """A match's own URLs by name, `games:<name>` with the match's id (`rules`: with its
+    game's slug): `urls.move` in a board template. Each is reversed on first use and kept:
+    a board names up to a dozen, and reversing them took a quarter of its render
+    (docs/benchmarks.md, ninth pass)."""
+
+    GAME_URLS = frozenset({"rules"})  # these take the game's slug, not the match's id
+
+    def __init__(self, match_id: int, game: str) -> None:
+        super().__init__()
+        self.args: dict[bool, list[Any]] = {False: [match_id], True: [game]}
+
+    def __missing__(self, name: str) -> str:
+        url = self[name] = reverse(f"games:{name}", args=self.args[name in self.GAME_URLS])
+        return url
+
+
+@functools.lru_cache(maxsize=4096)
+def _match_urls(match_id: int, game: str, script_prefix: str) -> MatchUrls:
+    return MatchUrls(match_id, game)
+
+
+def match_urls(*, match: Match) -> MatchUrls:
+    """`match`'s URLs, kept per process for its most recent matches."""
+    return _match_urls(match.pk, match.game, get_script_prefix())
+
+
 def match_board(*, match: Match, seat: Seat | None) -> dict[str, Any]:
     """Everything a board template needs, built from the seat's own view only."""
     players_load(match=match)
@@ -204,6 +233,7 @@ def match_board(*, match: Match, seat: Seat | None) -> dict[str, Any]:
     )
     return {
         "match": match,
+        "urls": match_urls(match=match),
         "game": game,
         "presenter": presenter,
         "view": view,

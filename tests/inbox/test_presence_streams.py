@@ -3,8 +3,10 @@ after a change renders no board for it and sends it a bare "changed" (games.noti
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 
 from games import notifications, presence, rendering, selectors
@@ -34,30 +36,33 @@ def _pushed(match, monkeypatch):
     layer = get_channel_layer()
     groups = [notifications.group_for_seat(match.pk, i) for i in (0, 1)]
     groups.append(notifications.group_for_spectators(match.pk))
-    channels = {}
-    for group in groups:
-        channels[group] = async_to_sync(layer.new_channel)()
-        async_to_sync(layer.group_add)(group, channels[group])
     rendered = []
     draw = rendering.render_to_string
     monkeypatch.setattr(
         rendering, "render_to_string", lambda *a, **kw: rendered.append(a) or draw(*a, **kw)
     )
-    notifications.match_changed(match=selectors.match_get(match_id=match.pk))
-    received = {}
-    for group, channel in channels.items():
-        try:
-            received[group] = async_to_sync(_receive)(layer, channel)["type"]
-        except TimeoutError:
-            received[group] = None
+
+    def change() -> None:
+        notifications.match_changed(match=selectors.match_get(match_id=match.pk))
+
+    async def listen_through_the_change() -> dict:
+        # One loop holds the subscriptions, as a server's loop holds its sockets'.
+        channels = {}
+        for group in groups:
+            channels[group] = await layer.new_channel()
+            await layer.group_add(group, channels[group])
+        await sync_to_async(change)()
+        received = {}
+        for group, channel in channels.items():
+            try:
+                async with asyncio.timeout(1.0):
+                    received[group] = (await layer.receive(channel))["type"]
+            except TimeoutError:
+                received[group] = None
+        return received
+
+    received = async_to_sync(listen_through_the_change)()
     return [received[group] for group in groups], len(rendered)
-
-
-async def _receive(layer, channel):
-    import asyncio
-
-    async with asyncio.timeout(1.0):
-        return await layer.receive(channel)
 
 
 def test_a_seat_followed_only_by_a_stream_gets_a_bare_change_and_no_render(

@@ -17,7 +17,7 @@ import pytest
 from prometheus_client import REGISTRY
 
 from config.cache import SharedRedisCache
-from config.channel_layer import BoundedRedisChannelLayer, ChannelLayerUnavailable
+from config.channel_layer import ChannelLayerUnavailable, PubSubChannelLayer
 from tests.realtime.live_redis import needs_redis, throwaway_redis
 
 pytestmark = [needs_redis]
@@ -173,8 +173,8 @@ def test_presence_is_unknown_while_the_cache_is_down_and_until_heartbeats_are_ba
         assert looking() == presence.Looking(frozenset({7}), False)
 
 
-def a_layer(redis) -> BoundedRedisChannelLayer:
-    layer = BoundedRedisChannelLayer(
+def a_layer(redis) -> PubSubChannelLayer:
+    layer = PubSubChannelLayer(
         hosts=[
             {
                 "address": redis.url,
@@ -217,11 +217,11 @@ async def test_pushes_go_without_a_stopped_redis_and_resume_when_it_is_back(capl
         lines = outage_lines(caplog, "Redis channel layer at")
         assert len(lines) == 1 and "unreachable" in lines[0], lines
 
-        redis.start()  # empty: group memberships are gone, sockets rejoin on reconnect
-        channel = await layer.new_channel()
+        redis.start()  # a new connection: sockets subscribe again when they reconnect
         deadline = time.monotonic() + WAIT
         while True:
             try:
+                channel = await layer.new_channel()
                 await layer.group_add("match-1-seat-0", channel)
                 break
             except ChannelLayerUnavailable:
