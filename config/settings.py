@@ -148,6 +148,14 @@ DATABASES["default"].setdefault("TEST", {})
 # 200 players in a closed loop: 196), 10 s keeps a burst of that size queued.
 WEB_CONCURRENCY_LIMIT = env.int("WEB_CONCURRENCY_LIMIT", default=10)
 WEB_QUEUE_SECONDS = env.float("WEB_QUEUE_SECONDS", default=10.0)
+# Python's cyclic garbage collector in an ASGI worker (web/asgi.py: gc.set_threshold). With
+# its defaults (700, 10, 10) a worker holding 2,000 open sockets ran a full collection
+# every few seconds, each stopping the event loop and the request thread for 100-540 ms:
+# the long tails of the load benchmark with idle sockets (docs/benchmarks.md, ninth pass).
+# Collecting the youngest objects after 20,000 allocations rather than 700 lets the
+# short-lived ones (a request's, a render's) die first, so fewer reach the old generation
+# and full collections all but stop. Empty: Python's defaults.
+GC_THRESHOLDS = [int(value) for value in env.list("GC_THRESHOLDS", default=["20000", "20", "20"])]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL", default="")

@@ -2,6 +2,7 @@
 a cap on concurrent requests per worker process (config/overload.py); websockets through
 Channels."""
 
+import gc
 import os
 import re
 
@@ -24,6 +25,9 @@ from config.health import HealthChecks  # noqa: E402
 from config.metrics import SocketMetrics  # noqa: E402
 from config.overload import ConcurrencyLimit  # noqa: E402
 from web.routing import websocket_router  # noqa: E402
+
+if settings.GC_THRESHOLDS:  # fewer, shorter pauses with thousands of sockets open (settings)
+    gc.set_threshold(*settings.GC_THRESHOLDS)
 
 # The Bot API's two streams (botapi.urls): open for hours, each bounded by botapi's own
 # per-token and per-account limits (429), holding no database connection between lines.
