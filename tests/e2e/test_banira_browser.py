@@ -31,8 +31,15 @@ def _legal_play(page: Page) -> tuple[int, str] | None:
     return None
 
 
+# ms: a move's answer. On a loaded machine (two CPU hogs beside the suite) the drag-and-drop
+# play's new board had not come within `expect`'s own 5 s in 4 runs of 14; with 3 s more,
+# each of 5 such runs saw the drop, one move POST and its 200 (a slow answer, it seems).
+MOVE_TIMEOUT = 15_000
+
+
 def _wait_for_move(page: Page, ply: int) -> None:
-    expect(page.get_by_test_id("banira-board")).to_have_attribute("data-ply", str(ply + 1))
+    board = page.get_by_test_id("banira-board")
+    expect(board).to_have_attribute("data-ply", str(ply + 1), timeout=MOVE_TIMEOUT)
 
 
 def _play(page: Page, index: int, slot: str, *, drag: bool = False) -> None:
