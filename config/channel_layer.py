@@ -216,12 +216,9 @@ class _LoopLayer(RedisPubSubLoopLayer):
         """The listening connection failed: every socket of this loop hears `_LOST` (and
         closes with 1013); their subscriptions are forgotten, to be made again."""
         for queue in self.channels.values():
-            with contextlib.suppress(asyncio.QueueFull):
-                queue.put_nowait(_LOST)
-            if queue.full():  # a full queue's reader still finds out: make room
-                with contextlib.suppress(asyncio.QueueEmpty):
-                    queue.get_nowait()
-                queue.put_nowait(_LOST)
+            if queue.full():  # a full queue's reader must still find out: make room
+                queue.get_nowait()
+            queue.put_nowait(_LOST)
         self.channels = {}
         self.groups = {}
 

@@ -7,7 +7,7 @@ layer, the local-memory cache and eager Celery. See README.md for every variable
 import ipaddress
 import re
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -169,10 +169,7 @@ def _redis_db(url: str) -> str:
 
 def _next_redis_db(url: str) -> str:
     """The same Redis server, the next database number (redis://host:6379/0 -> /1)."""
-    base, _, db = url.rstrip("/").rpartition("/")
-    if not db.isdigit() or base.endswith(":/"):
-        return url.rstrip("/") + "/1"
-    return f"{base}/{int(db) + 1}"
+    return urlunsplit(urlsplit(url)._replace(path=f"/{int(_redis_db(url)) + 1}"))
 
 
 # Redis connections per process are bounded by configuration, never by traffic

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import time
 
 import pytest
 from django.conf import settings as django_settings
@@ -34,6 +35,20 @@ def _fast_and_clean(settings):
     cache.clear()
     replay.memo_clear()
     rendering.memo_clear()
+
+
+@pytest.fixture
+def ratelimit_clock(monkeypatch):
+    """Holds django-ratelimit's clock still: its windows are fixed (a minute, offset per
+    key), so a test whose requests straddled a window's end would see its count start over
+    and pass or fail by the second it ran. Only the limits' clock stops, nothing else's."""
+    from types import SimpleNamespace
+
+    import django_ratelimit.core
+
+    now = float(int(time.time()))
+    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: now))
+    return now
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ def _too_many(answer):
     assert body["status"] == 429 and body["message"]
 
 
-def test_the_rate_per_token(alice, api_for, settings):
+def test_the_rate_per_token(alice, api_for, settings, ratelimit_clock):
     settings.RATELIMIT_ENABLE = True
     settings.BOTAPI_RATE_TOKEN = "3/m"
     api = api_for(alice)
@@ -29,7 +29,7 @@ def test_the_rate_per_token(alice, api_for, settings):
     assert api_for(alice).get("/api/v1/games").status_code == 200  # another token: its own
 
 
-def test_the_rate_per_account_spans_its_tokens(alice, bob, api_for, settings):
+def test_the_rate_per_account_spans_its_tokens(alice, bob, api_for, settings, ratelimit_clock):
     settings.RATELIMIT_ENABLE = True
     settings.BOTAPI_RATE_ACCOUNT = "4/m"
     first, second = api_for(alice), api_for(alice)

@@ -13,7 +13,7 @@ import asyncio
 import pytest
 from prometheus_client import REGISTRY
 
-from config.channel_layer import PubSubChannelLayer
+from config.channel_layer import _LOST, ChannelLayerUnavailable, PubSubChannelLayer
 from tests.realtime.live_redis import needs_redis, throwaway_redis
 
 pytestmark = [needs_redis]
@@ -106,3 +106,31 @@ async def test_a_loop_holds_two_connections_whatever_the_number_of_sockets():
         assert sum(redis.clients_by_db().values()) == 2
         await layer.flush()
         assert sum(redis.clients_by_db().values()) == 0
+
+
+@pytest.mark.asyncio
+async def test_a_lost_connection_reaches_every_socket_of_the_loop_full_or_waiting():
+    """Redis goes away: a socket waiting for a push and a socket whose queue is full (it
+    stopped reading) both hear of it and close with 1013; the full queue made room for the
+    loss rather than dropping it."""
+    with throwaway_redis() as redis:
+        layer = a_layer(redis, capacity=3)
+        waiting, stalled = await layer.new_channel(), await layer.new_channel()
+        await layer.group_add("match-1-watch", stalled)
+        for number in range(3):
+            await layer.group_send("match-1-watch", {"type": "board.push", "html": str(number)})
+        queue = layer._get_layer().channels[stalled]
+        async with asyncio.timeout(WAIT):
+            while not queue.full():
+                await asyncio.sleep(0.01)
+        reader = asyncio.ensure_future(layer.receive(waiting))
+        await asyncio.sleep(0.05)
+
+        redis.stop()
+
+        with pytest.raises(ChannelLayerUnavailable):
+            await asyncio.wait_for(reader, WAIT)
+        with pytest.raises(ChannelLayerUnavailable):
+            await asyncio.wait_for(layer.receive(stalled), WAIT)
+        assert queue.full() and list(queue._queue)[-1] is _LOST  # type: ignore[attr-defined]
+        assert sum(item is _LOST for item in queue._queue) == 1  # type: ignore[attr-defined]

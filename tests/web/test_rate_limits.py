@@ -32,8 +32,9 @@ ATTACK = json.dumps({"type": "attack"})
 
 
 @pytest.fixture
-def limits(settings):
-    """Limits on, every group at a generous rate; a test lowers the one it looks at."""
+def limits(settings, ratelimit_clock):
+    """Limits on, every group at a generous rate; a test lowers the one it looks at. The
+    limits' clock stands still, so no test's requests straddle a window's end."""
     settings.RATELIMIT_ENABLE = True
     settings.RATE_LIMITS = {
         group: {"user": "1000/m", "ip": "1000/m"} for group in settings.RATE_LIMITS
