@@ -23,6 +23,9 @@ after the chain has returned it, so a long stream holds neither the thread nor a
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIHandler
 from django.http import HttpRequest, HttpResponseBase
@@ -35,4 +38,27 @@ class SyncChainASGIHandler(ASGIHandler):
         super().load_middleware(is_async=False)
 
     async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
-        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+        # The chain runs as a task of its own, shielded: should the client hang up, Django
+        # cancels this request and drops its answer unclosed, but the view finishes in its
+        # thread anyway; its answer is then closed here, so what was left to follow it (a
+        # committed move's pushes and tasks: config.after_response) still happens.
+        context = contextvars.copy_context()
+        chain = asyncio.get_running_loop().create_task(
+            sync_to_async(self.get_response, thread_sensitive=True)(request), context=context
+        )
+        try:
+            response = await asyncio.shield(chain)
+        except asyncio.CancelledError:
+            chain.add_done_callback(_close_dropped)
+            raise
+        # What the chain set (the request id, read by the access log line) is this task's
+        # too, as after a plain `await sync_to_async(...)`.
+        for variable, value in context.items():
+            variable.set(value)
+        return response
+
+
+def _close_dropped(chain: asyncio.Future) -> None:
+    if chain.cancelled() or chain.exception() is not None:
+        return
+    asyncio.get_running_loop().run_in_executor(None, chain.result().close)

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django_guid.middleware.guid_middleware",  # the request id, first: every line carries it
+    "config.after_response.AfterResponseMiddleware",  # what follows a change, after the answer
     "config.metrics.HttpMetricsMiddleware",  # counts every answer (docs/operations.md)
     "django.middleware.security.SecurityMiddleware",
     "config.overload.DatabaseOverloadMiddleware",  # database overloaded: 503, never 500

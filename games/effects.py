@@ -18,7 +18,9 @@ Those apps stand above `games`, which imports none of them: each hands its step 
 `hook_register` from its `AppConfig.ready`, into the slot `HOOKS` names for it here.
 
 After the commit (`transaction.on_commit(robust=True)`: each may fail, be lost or run twice
-without harm; a failure is logged, never an error for what was committed):
+without harm; a failure is logged, never an error for what was committed). During a request
+they wait for its answer to go out (`config.after_response`): a move's answer is the
+mover's board, drawn first, and the rest follows in the same thread a moment later.
 3. `match_changed`: the socket pushes (each connected seat its own board, spectators theirs
    when someone watches), then the AI / auto-play task when an automatic seat is to act.
    A result's credit (step 1) is committed before these run, so the board pushed at the
@@ -41,6 +43,7 @@ from typing import Any
 
 from django.db import transaction
 
+from config.after_response import after_response
 from config.celery_app import task_send
 
 # Set while automatic seats are being played in a loop, so each move's after-commit step
@@ -51,7 +54,9 @@ automation_running: contextvars.ContextVar[bool] = contextvars.ContextVar(
 
 
 def _after_commit(step: Callable[[], Any]) -> None:
-    transaction.on_commit(step, robust=True)
+    """Run `step` once the change is committed and, during a request, once its answer has
+    gone out (config.after_response): the player who moved has their board first."""
+    transaction.on_commit(lambda: after_response(step), robust=True)
 
 
 # --- hooks: what apps above `games` do at a step ----------------------------------------------

@@ -6,8 +6,8 @@ move, the pushes that follow it and the board fetches of every open page all nee
 same few fragments, so each is rendered once and kept in the shared cache under (match,
 version, viewer) until the match changes again. A fragment's key names its version, so
 what is under a key never changes: each process also keeps its last few fragments in
-memory (`_recent`), and the answer to a move, drawn just before for the push, costs no
-round trip to Redis.
+memory (`_recent`), and the push of the mover's own board, which follows the answer to
+the move (config.after_response), costs no second render.
 
 Rendered without a request: forms carry the CSRF token in the page's `hx-headers` (the
 csrf_token tag renders nothing), and the viewer's account is the seat's player. A table
@@ -76,10 +76,11 @@ def board_html(*, match: Any, seat: Any) -> str:
 
 
 def boards_just_changed(*, match: Any, seats: list[Any]) -> list[str]:
-    """`board_html` for each of `seats` (None: the spectators), drawn for the pushes right
-    after the change they show (games.notifications). No other process can have drawn this
-    version yet, so the shared cache is not asked first, and the new fragments are written
-    to it together, in one round trip."""
+    """`board_html` for each of `seats` (None: the spectators), drawn right after the change
+    they show: for the answer to a move, then for the pushes that follow it
+    (games.notifications). No other process can have drawn this version yet, so the shared
+    cache is not asked first, and the new fragments are written to it together, in one
+    round trip; what this process has just drawn (the answer) is not drawn again."""
     if match.status == match.Status.WAITING:
         return [board_html(match=match, seat=seat) for seat in seats]
     drawn: dict[str, str] = {}

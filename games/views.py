@@ -64,14 +64,19 @@ def _match_response(request: HtmxHttpRequest, match_id: int, *, error: str = "",
     return render(request, "games/match.html", context, status=status)
 
 
-def _board_fragment(request: HttpRequest, match: Match) -> HttpResponse:
+def _board_fragment(
+    request: HttpRequest, match: Match, *, just_changed: bool = False
+) -> HttpResponse:
     """The board fragment as this viewer sees it: rendered once per change (games.rendering)
-    and shared with the pushes, except for a table still waiting for players."""
+    and shared with the pushes, except for a table still waiting for players. A board
+    `just_changed` by this request is one no other process can have drawn yet."""
     if match.status == Match.Status.WAITING:
         return render(request, "games/match.html#board", _board_context(request, match))
     seat = selectors.seat_of(match=match, user=request.user)
-    is_seated = seat is not None and seat.joined is not None
-    return HttpResponse(rendering.board_html(match=match, seat=seat if is_seated else None))
+    viewer = seat if seat is not None and seat.joined is not None else None
+    if just_changed:
+        return HttpResponse(rendering.boards_just_changed(match=match, seats=[viewer])[0])
+    return HttpResponse(rendering.board_html(match=match, seat=viewer))
 
 
 def _read_match(match_id: int) -> Match | None:
@@ -361,8 +366,8 @@ def move(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
         )
     except (MatchError, BadInput) as error:
         return _error_response(request, match_id, error)
-    if request.htmx:  # the board just pushed to this seat's pages, rendered once
-        return _board_fragment(request, result.match)
+    if request.htmx:  # this seat's new board, drawn once: its pushes follow the answer
+        return _board_fragment(request, result.match, just_changed=True)
     return redirect("games:match", match_id=match_id)
 
 

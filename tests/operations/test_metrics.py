@@ -505,21 +505,25 @@ def _a_move_with_sockets_open(server, tmp_path: Path, broker_url: str) -> tuple[
         assert status in (200, 302), body[:1000]
         assert headers["x-request-id"] == request_id
 
+        # What follows the move (its pushes, its tasks) goes out just after its answer
+        # (config.after_response): the tasks it enqueued carry its request id.
+        def carried() -> list[str | None]:
+            queued = redis.Redis.from_url(broker_url).lrange("celery", 0, -1)
+            return [json.loads(message)["headers"].get("request_id") for message in queued]
+
+        _wait_for("the move's tasks", lambda: request_id in carried())
         samples = _scrape_live(server.url)
         assert value(samples, "cardhall_move_request_seconds_count") == 1
         assert value(samples, "cardhall_move_submit_seconds_count", outcome="committed") == 1
         # At least the two boards watched (the mover's, the spectators'); all three when the
-        # presence read timed out on this busy machine (then everyone is pushed to).
+        # presence read timed out on this busy machine (then everyone is pushed to). The
+        # pushes go out before the tasks.
         pushes = value(samples, "cardhall_push_lag_seconds_count") - value(
             before, "cardhall_push_lag_seconds_count"
         )
         assert pushes in (2, 3)
         waiting = value(samples, "cardhall_celery_queue_length", queue="celery")
         assert waiting >= 1
-        # The tasks the move enqueued carry its request id in their headers.
-        queued = redis.Redis.from_url(broker_url).lrange("celery", 0, -1)
-        carried = [json.loads(message)["headers"].get("request_id") for message in queued]
-        assert request_id in carried
     _wait_for(
         "the sockets to close",
         lambda: not value(_scrape_live(server.url), "cardhall_open_sockets", route="match"),

@@ -1,0 +1,143 @@
+"""What follows a change runs after the answer has gone out (config.after_response), through
+the site's own ASGI handler (config.handler): after the last byte, in order, each step once,
+a failing step logged without stopping the rest; at once outside a request or for a
+streaming answer; and still run when the client hangs up while the view is working."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+
+import pytest
+from django.http import HttpResponse, StreamingHttpResponse
+from django.test import override_settings
+from django.urls import path
+
+from config.after_response import after_response
+from config.handler import SyncChainASGIHandler
+
+WAIT = 10.0  # a bound on every wait, never a timing being tested
+events: list[str] = []
+done = threading.Event()
+
+
+def _step(name: str):
+    def step() -> None:
+        events.append(name)
+        if name == "last":
+            done.set()
+
+    return step
+
+
+def _failing() -> None:
+    raise RuntimeError("a step that fails")
+
+
+def answer(request):
+    after_response(_step("push"))
+    after_response(_failing)
+    after_response(_step("last"))
+    events.append("view")
+    return HttpResponse("the board")
+
+
+def slow(request):
+    after_response(_step("last"))
+    time.sleep(0.5)  # the client hangs up meanwhile
+    events.append("view")
+    return HttpResponse("too late")
+
+
+def streaming(request):
+    after_response(_step("last"))
+    return StreamingHttpResponse(iter([b"a ", b"stream"]))
+
+
+urlpatterns = [path("answer/", answer), path("slow/", slow), path("streaming/", streaming)]
+
+
+@pytest.fixture(autouse=True)
+def _clean():
+    events.clear()
+    done.clear()
+    with override_settings(ROOT_URLCONF=__name__, ALLOWED_HOSTS=["testserver"]):
+        yield
+
+
+def _scope(route: str) -> dict:
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": f"/{route}/",
+        "raw_path": f"/{route}/".encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"testserver")],
+        "client": ("127.0.0.1", 40000),
+        "server": ("testserver", 80),
+    }
+
+
+async def _call(route: str, *, hang_up_after: float | None = None) -> list[dict]:
+    sent: list[dict] = []
+    requested = False
+
+    async def receive() -> dict:
+        nonlocal requested
+        if not requested:
+            requested = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        if hang_up_after is not None:
+            await asyncio.sleep(hang_up_after)
+        else:
+            await asyncio.Event().wait()  # the client stays until the answer is sent
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        if message["type"] == "http.response.body" and not message.get("more_body"):
+            events.append("sent")
+        sent.append(message)
+
+    await SyncChainASGIHandler()(_scope(route), receive, send)
+    return sent
+
+
+@pytest.mark.asyncio
+async def test_the_steps_run_after_the_answer_has_gone_out_in_order_a_failure_logged(caplog):
+    caplog.set_level(logging.ERROR, logger="config.after_response")
+    sent = await _call("answer")
+
+    assert sent[0]["status"] == 200
+    assert await asyncio.to_thread(done.wait, WAIT)
+    assert events == ["view", "sent", "push", "last"]
+    assert "a step after the answer failed" in caplog.text
+    assert "a step that fails" in caplog.text
+
+
+@pytest.mark.asyncio
+async def test_a_client_that_hangs_up_mid_view_still_has_its_steps_run():
+    sent = await _call("slow", hang_up_after=0.1)
+
+    assert await asyncio.to_thread(done.wait, WAIT)
+    assert events == ["view", "last"]
+    assert not sent  # nothing was sent: the client had gone
+
+
+@pytest.mark.asyncio
+async def test_a_streaming_answer_does_not_hold_the_steps_back():
+    await _call("streaming")
+
+    assert done.is_set()
+    assert events == ["last", "sent"]
+
+
+def test_outside_a_request_a_step_runs_at_once():
+    after_response(_step("last"))
+
+    assert events == ["last"]
