@@ -230,15 +230,20 @@ RING_JS = """() => {
   const drawn = label ? [label, ...label.querySelectorAll("*")] : [el];
   return drawn.some(shown) ? "ok" : "no outline or shadow on " + el.outerHTML.slice(0, 120);
 }"""
-# Resolves once the board has moved past `ply` and waits on me again, or is over.
+# Resolves once the board has moved past `ply` and waits on me again, or is over. While a
+# swapped-in board settles (`htmx-settling`), htmx leaves the replaced board's classes on it:
+# an "is-my-turn" then is the old board's (the move's answer comes before the AI's reply).
 READY_JS = """(ply) => {
   const board = document.getElementById("board");
   if (!board || Number(board.dataset.ply) <= ply) return false;
-  return board.dataset.status === "finished" || board.classList.contains("is-my-turn");
+  if (board.dataset.status === "finished") return true;
+  return board.classList.contains("is-my-turn") && !board.classList.contains("htmx-settling");
 }"""
 MY_TURN_JS = """() => {
   const board = document.getElementById("board");
-  return !!board && (board.dataset.status === "finished" || board.classList.contains("is-my-turn"));
+  if (!board) return false;
+  if (board.dataset.status === "finished") return true;
+  return board.classList.contains("is-my-turn") && !board.classList.contains("htmx-settling");
 }"""
 
 

@@ -58,7 +58,8 @@ READY_JS = """
 (ply) => {
   const board = document.getElementById("board");
   if (!board || Number(board.dataset.ply) <= ply) return false;
-  return board.dataset.status === "finished" || board.classList.contains("is-my-turn");
+  if (board.dataset.status === "finished") return true;
+  return board.classList.contains("is-my-turn") && !board.classList.contains("htmx-settling");
 }
 """
 ANIMATIONS_JS = """

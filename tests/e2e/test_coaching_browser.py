@@ -87,7 +87,8 @@ def test_the_coached_control_is_highlighted(chromium_browser: Browser, live_serv
         page.wait_for_function(NEXT_PLY_JS, arg=ply, timeout=PLY_TIMEOUT)
         page.wait_for_function(
             "() => { const b = document.getElementById('board');"
-            " return b.dataset.status === 'finished' || b.classList.contains('is-my-turn'); }",
+            " return b.dataset.status === 'finished'"
+            " || (b.classList.contains('is-my-turn') && !b.classList.contains('htmx-settling')); }",
             timeout=PLY_TIMEOUT,
         )
         checked += 1

@@ -73,12 +73,14 @@ WIDE_JS = """() => {
 AT_PLY_JS = """(ply) => {
   const board = document.getElementById("board");
   if (!board || Number(board.dataset.ply) < ply) return false;
-  return board.dataset.status === "finished" || board.classList.contains("is-my-turn");
+  if (board.dataset.status === "finished") return true;
+  return board.classList.contains("is-my-turn") && !board.classList.contains("htmx-settling");
 }"""
 READY_JS = """(ply) => {
   const board = document.getElementById("board");
   if (!board || Number(board.dataset.ply) <= ply) return false;
-  return board.dataset.status === "finished" || board.classList.contains("is-my-turn");
+  if (board.dataset.status === "finished") return true;
+  return board.classList.contains("is-my-turn") && !board.classList.contains("htmx-settling");
 }"""
 # A new player's policy (next_tap): TAPS taps end every match it was tried on; in Shield,
 # an opponent's shield of HIGH_SHIELD or more is changed before any attack.
@@ -221,6 +223,9 @@ def start_ai_match(player: Newcomer, game: str) -> None:
     page.wait_for_url(MATCH_URL)
     page.evaluate("window.__stayed = true")
     expect(player.board).to_have_attribute("data-status", "active")
+    # Should the AI open, its first move follows the new page (the table's answer goes out
+    # first): the board waits on me once that push has been swapped in.
+    page.wait_for_function(READY_JS, arg=-1, timeout=MOVE_TIMEOUT)
     rules_link(player, game)
 
 

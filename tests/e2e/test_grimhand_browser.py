@@ -53,7 +53,8 @@ READY_JS = """
 (ply) => {
   const board = document.getElementById("board");
   if (!board || Number(board.dataset.ply) <= ply) return false;
-  return board.dataset.status === "finished" || board.classList.contains("is-my-turn");
+  if (board.dataset.status === "finished") return true;
+  return board.classList.contains("is-my-turn") && !board.classList.contains("htmx-settling");
 }
 """
 
@@ -65,8 +66,9 @@ READY_OR_REFUSED_JS = """
   const board = document.getElementById("board");
   if (!board) return false;
   if (Number(board.dataset.ply) > ply) {
-    return (board.dataset.status === "finished" || board.classList.contains("is-my-turn"))
-      && "ready";
+    const settled = !board.classList.contains("htmx-settling");
+    const mine = board.classList.contains("is-my-turn") && settled;
+    return (board.dataset.status === "finished" || mine) && "ready";
   }
   return board !== shown && board.querySelector("[data-testid=board-error]") ? "refused" : false;
 }

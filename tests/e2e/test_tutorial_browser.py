@@ -21,7 +21,8 @@ READY_JS = """
 (ply) => {
   const board = document.getElementById("board");
   if (!board || Number(board.dataset.ply) <= ply) return false;
-  return board.dataset.status === "finished" || board.classList.contains("is-my-turn");
+  if (board.dataset.status === "finished") return true;
+  return board.classList.contains("is-my-turn") && !board.classList.contains("htmx-settling");
 }
 """
 OVERFLOW_JS = "() => document.documentElement.scrollWidth - window.innerWidth"
