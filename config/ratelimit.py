@@ -5,7 +5,9 @@ per user and per client IP, in the group its URL name maps to in `GROUPS`, else 
 "write": a new write endpoint is limited without anyone remembering to decorate it. A few
 reads that cost like writes (the card preview) are named with the methods they count.
 The rates per group come from settings.RATE_LIMITS (the environment); the counting is
-django-ratelimit's (fixed windows in the Django cache, which is Redis in production).
+django-ratelimit's (fixed windows in the Django cache, which is Redis in production), its
+windows and keys, with a write's two counters (user and IP) counted in one round trip to
+Redis (`config.cache.SharedRedisCache.count_in_windows`) where `get_usage` takes two each.
 
 Over a limit: 429 with `Retry-After`, a page a person can read, or for htmx a notice
 swapped into the page's `#site-notices` (the board it was aimed at stays as it is).
@@ -24,10 +26,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.core.cache import caches
 from django.core.exceptions import ImproperlyConfigured, PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django_htmx.http import reswap, retarget
+from django_ratelimit import ALL
+from django_ratelimit import core as ratelimit_core
 from django_ratelimit.core import get_usage
 
 logger = logging.getLogger(__name__)
@@ -121,15 +126,62 @@ def seconds_to_wait(request: HttpRequest, group: Group) -> int | None:
     rates = settings.RATE_LIMITS.get(group.name) or settings.RATE_LIMITS[WRITE]
     keys = [("user", f"u{request.user.pk}")] if request.user.is_authenticated else []
     keys.append(("ip", client_ip(request)))
-    for per, value in keys:
-        rate = rates.get(per)
-        if not rate or not value:
-            continue
+    counters = [
+        Counter.of(group=f"{group.name}:{per}", rate=rate, value=value)
+        for per, value in keys
+        if (rate := rates.get(per)) and value
+    ]
+    if not counters:
+        return None
+    cache = caches[getattr(settings, "RATELIMIT_USE_CACHE", "default")]
+    if not hasattr(cache, "count_in_windows"):  # not our Redis cache: django-ratelimit's way
+        return _seconds_to_wait_one_by_one(request, counters)
+    counts = cache.count_in_windows(
+        [(counter.key, counter.period + ratelimit_core.EXPIRATION_FUDGE) for counter in counters]
+    )
+    if counts is None:  # Redis is unreachable: fail open (RATELIMIT_FAIL_OPEN)
+        return None
+    for counter, count in zip(counters, counts, strict=True):
+        if count > counter.limit:
+            return counter.seconds_left()
+    return None
+
+
+@dataclass(frozen=True)
+class Counter:
+    """One of django-ratelimit's fixed-window counters: its windows, offset per key, and
+    its cache keys are the library's own, so they count with its `get_usage` (and
+    `tests/web/test_rate_limits.py` holds them to it)."""
+
+    group: str
+    rate: str
+    value: str
+    limit: int
+    period: int
+    window: int  # when the current window ends (a Unix time)
+    key: str
+
+    @classmethod
+    def of(cls, *, group: str, rate: str, value: str) -> Counter:
+        limit, period = ratelimit_core._split_rate(rate)
+        window = ratelimit_core._get_window(value, period)
+        key = ratelimit_core._make_cache_key(group, window, rate, value, ALL)
+        return cls(group, rate, value, limit, period, window, key)
+
+    def seconds_left(self) -> int:
+        # Read from django-ratelimit's clock, as its windows are.
+        return max(1, self.window - int(ratelimit_core.time.time()))
+
+
+def _seconds_to_wait_one_by_one(request: HttpRequest, counters: list[Counter]) -> int | None:
+    """The same count, a round trip or two per counter (`get_usage`), for a cache that is
+    not `config.cache.SharedRedisCache` (the embedded in-memory one)."""
+    for counter in counters:
         usage = get_usage(
             request,
-            group=f"{group.name}:{per}",
-            key=lambda _group, _request, value=value: value,
-            rate=rate,
+            group=counter.group,
+            key=lambda _group, _request, value=counter.value: value,
+            rate=counter.rate,
             increment=True,
         )
         if usage is not None and usage["should_limit"]:

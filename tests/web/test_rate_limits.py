@@ -250,6 +250,52 @@ def test_the_default_move_limit_holds_a_script_back(settings):
     assert _moves_limited(per_second=5, seconds=120) >= 240  # 600 posted, 120 a minute pass
 
 
+@needs_redis
+def test_on_redis_both_counters_of_a_write_count_in_one_round_trip_as_get_usage_counts(
+    limits, ratelimit_clock
+):
+    """The site's Redis cache counts a write's two counters (user, IP) in one pipeline, in
+    django-ratelimit's own windows and keys: `get_usage` reads the same counts, and the
+    limit and its Retry-After are the same."""
+    from django_ratelimit.core import get_usage
+
+    limits["move"] = {"user": "3/m", "ip": "5/m"}
+    request = _player_request(user_pk=7)
+    request.META["REMOTE_ADDR"] = "203.0.113.9"
+    with throwaway_redis() as redis_server:
+        caches = {
+            "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+            "limits": {"BACKEND": "config.cache.SharedRedisCache", "LOCATION": redis_server.url},
+        }
+        with override_settings(CACHES=caches, RATELIMIT_USE_CACHE="limits"):
+            from django.core.cache import caches as django_caches
+
+            assert hasattr(django_caches["limits"], "count_in_windows")
+            waits = [ratelimit.seconds_to_wait(request, ratelimit.MOVE) for _ in range(4)]
+            assert waits[:3] == [None, None, None]
+            assert waits[3] is not None and 1 <= waits[3] <= 60
+
+            def counted(per: str, rate: str, value: str) -> int:
+                usage = get_usage(request, group=f"move:{per}", key=lambda _g, _r: value, rate=rate)
+                return usage["count"]
+
+            assert counted("user", "3/m", "u7") == 4
+            assert counted("ip", "5/m", "203.0.113.9") == 4
+            import redis
+
+            pipelines = mock.patch.object(
+                redis.client.Pipeline, "execute", autospec=True,
+                side_effect=redis.client.Pipeline.execute,
+            )  # fmt: skip
+            alone = mock.patch.object(
+                redis.Redis, "execute_command", autospec=True,
+                side_effect=redis.Redis.execute_command,
+            )  # fmt: skip
+            with pipelines as pipeline_runs, alone as single_commands:
+                ratelimit.seconds_to_wait(request, ratelimit.MOVE)
+            assert pipeline_runs.call_count == 1 and single_commands.call_count == 0
+
+
 # --- the cache down -------------------------------------------------------------------------
 
 
