@@ -34,6 +34,7 @@ from typing import Any
 from django.core.cache import cache
 from django.template.loader import render_to_string
 
+from config.after_response import after_response
 from games import selectors
 
 logger = logging.getLogger(__name__)
@@ -79,8 +80,9 @@ def boards_just_changed(*, match: Any, seats: list[Any]) -> list[str]:
     """`board_html` for each of `seats` (None: the spectators), drawn right after the change
     they show: for the answer to a move, then for the pushes that follow it
     (games.notifications). No other process can have drawn this version yet, so the shared
-    cache is not asked first, and the new fragments are written to it together, in one
-    round trip; what this process has just drawn (the answer) is not drawn again."""
+    cache is not asked first; what this process has just drawn (the answer) is not drawn
+    again. The new fragments are written to the shared cache together, in one round trip,
+    once the answer has gone out (config.after_response)."""
     if match.status == match.Status.WAITING:
         return [board_html(match=match, seat=seat) for seat in seats]
     drawn: dict[str, str] = {}
@@ -92,8 +94,8 @@ def boards_just_changed(*, match: Any, seats: list[Any]) -> list[str]:
             html = drawn[key] = _draw(match, seat)
             _recent.put(key, html)
         boards.append(_with_after_result(match, seat, html))
-    if drawn:
-        _shared_put(drawn)
+    if drawn:  # for other processes' board fetches: after the answer, during a request
+        after_response(lambda: _shared_put(drawn))
     return boards
 
 

@@ -1,6 +1,6 @@
 """CPU per move in one quiet process: the move POST, the pushes it sets off, the board GET.
 
-`python -m benchmarks.load.movecost [--moves N] [--profile]` (after `pip install -e
+`python -m benchmarks.load.movecost [--moves N] [--profile [--answer-only]]` (after `pip install -e
 ".[dev,load]"`, with PostgreSQL and Redis answering as for `make loadtest`). The load
 run's `Stack` makes its fresh database (migrated, static files collected) and cleans up
 after it, but starts no server; in a child process on the production settings
@@ -10,11 +10,13 @@ the load generator does. Both seats count as looking at their match (presence), 
 move renders and sends both seats' pushes after its commit, as in the load run.
 
 It prints JSON: CPU milliseconds of this process per move (the POST with its pushes, and
-the other seat's board GET) measured by `time.process_time`, beside a reference measured
-in the same run (a bare Django view through the same middleware), so machines and hours
-compare by the ratio. With --profile, cProfile's view of the same moves by package and by
-project function: a steadier picture of where a move's CPU goes than a sampled profile of
-a loaded server, though it leaves out uvicorn, the event loop and the sockets.
+the other seat's board GET) measured by `time.process_time`, the POST's split into before
+its answer and after it (config.after_response: the pushes and tasks that follow), beside
+a reference measured in the same run (a bare Django view through the same middleware), so
+machines and hours compare by the ratio. With --profile, cProfile's view of the same moves
+by package and by project function: a steadier picture of where a move's CPU goes than a
+sampled profile of a loaded server, though it leaves out uvicorn, the event loop and the
+sockets (with --answer-only, the POST up to its answer).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from benchmarks.load.stack import DEFAULT_PG_URL, DEFAULT_REDIS_URL, Stack
 
@@ -38,6 +41,11 @@ def main() -> int:
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--queries", action="store_true", help="add one move's SQL")
+    parser.add_argument(
+        "--answer-only",
+        action="store_true",
+        help="profile the POST up to its answer, without what follows it",
+    )
     parser.add_argument("--pg-url", default=os.environ.get("LOADTEST_PG_URL", DEFAULT_PG_URL))
     parser.add_argument(
         "--redis-url", default=os.environ.get("LOADTEST_REDIS_URL", DEFAULT_REDIS_URL)
@@ -76,6 +84,7 @@ def measure(args: argparse.Namespace) -> dict:
     from games import presence, services
 
     headers = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "board"}
+    after_answer = _time_after_answer(args)
     tables = []
     for pair in range(args.matches):
         users = []
@@ -112,20 +121,23 @@ def measure(args: argparse.Namespace) -> dict:
         seat = next((seat for seat, form in enumerate(forms) if form is not None), None)
         if seat is None:
             new_match(table)
-            return "new", 0.0, 0.0
+            return "new", 0.0, 0.0, 0.0
         form = forms[seat]
         if profiler is not None:
             profiler.enable()
+        after_answer.profiler = profiler
+        after_answer.ms = 0.0
         started = time.process_time()
         response = clients[seat].post(form.action, form.data(), **headers)
         posted = time.process_time()
+        after_answer.profiler = None
         clients[1 - seat].get(url, **headers)
         fetched = time.process_time()
         if profiler is not None:
             profiler.disable()
         if response.status_code != 200:
             raise RuntimeError(f"move answered {response.status_code}")
-        return "move", (posted - started) * 1000, (fetched - posted) * 1000
+        return "move", (posted - started) * 1000, (fetched - posted) * 1000, after_answer.ms
 
     profiler = None
     for table in tables:
@@ -142,18 +154,24 @@ def measure(args: argparse.Namespace) -> dict:
         profiler = cProfile.Profile()
     post_ms: list[float] = []
     get_ms: list[float] = []
+    later_ms: list[float] = []
     loop = 0
     while len(post_ms) < args.moves:
         table = tables[loop % len(tables)]
         loop += 1
-        kind, post, get = step(table)
+        kind, post, get, later = step(table)
         if kind == "move":
             post_ms.append(post)
             get_ms.append(get)
+            later_ms.append(later)
     result = {
         "benchmark": "movecost",
         "moves": len(post_ms),
         "post_cpu_ms_mean": round(sum(post_ms) / len(post_ms), 2),
+        # Of which: before the answer goes out, and after it (config.after_response: the
+        # other boards' renders and pushes, the tasks).
+        "post_answer_cpu_ms_mean": round((sum(post_ms) - sum(later_ms)) / len(post_ms), 2),
+        "post_after_answer_cpu_ms_mean": round(sum(later_ms) / len(post_ms), 2),
         "board_get_cpu_ms_mean": round(sum(get_ms) / len(get_ms), 2),
         "move_cpu_ms_mean": round((sum(post_ms) + sum(get_ms)) / len(post_ms), 2),
         "reference_cpu_ms_mean": reference,
@@ -163,6 +181,37 @@ def measure(args: argparse.Namespace) -> dict:
     if queries is not None:
         result["queries"] = queries
     return result
+
+
+class _AfterAnswer:
+    """Times what a POST runs after its answer (config.after_response), which the test
+    client runs before it returns; with --answer-only, leaves it out of the profile."""
+
+    def __init__(self) -> None:
+        self.ms = 0.0
+        self.profiler: Any = None
+
+
+def _time_after_answer(args: argparse.Namespace) -> _AfterAnswer:
+    from config import after_response
+
+    timer = _AfterAnswer()
+    run = after_response.Later.__call__
+
+    def timed(later: Any) -> None:
+        profiler = timer.profiler if args.answer_only else None
+        if profiler is not None:
+            profiler.disable()
+        started = time.process_time()
+        try:
+            run(later)
+        finally:
+            timer.ms += (time.process_time() - started) * 1000
+            if profiler is not None:
+                profiler.enable()
+
+    after_response.Later.__call__ = timed  # type: ignore[method-assign]
+    return timer
 
 
 def _one_move_queries(step: object, table: list) -> list[str]:
