@@ -12,8 +12,6 @@ Inside the transaction (commits or rolls back with the change itself):
    first-clear reward (`arcana.pve.fight_result_record`). Each runs exactly once per match
    and player, each in its own savepoint so that a bug there is logged and never undoes
    the result.
-2. `turn_ended`: the seat's "your turn" notices stop counting as unread
-   (`inbox.services.turn_ended`).
 Those apps stand above `games`, which imports none of them: each hands its step to
 `hook_register` from its `AppConfig.ready`, into the slot `HOOKS` names for it here.
 
@@ -26,7 +24,9 @@ mover's board, drawn first, and the rest follows in the same thread a moment lat
    A result's credit (step 1) is committed before these run, so the board pushed at the
    end shows what the match earned, with the player's header level bar out of band
    (`games.rendering.board_html`).
-4. inbox notices and reminders, sent by task name (`task_send`: inbox sits above games):
+4. `turn_ended`, a hook (`HOOKS`): the seat's "your turn" notices until its turn ended stop
+   counting as unread (`inbox.services.turn_ended`);
+5. inbox notices and reminders, sent by task name (`task_send`: inbox sits above games):
    `match_finished` (the result), `turn_started` (the "your turn" reminder, for a player
    who does not have the match open), `seat_invited`, `pause_requested`, `match_ruled` (an
    admin aborted or adjudicated the match: why).
@@ -42,6 +42,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from config.after_response import after_response
 from config.celery_app import task_send
@@ -69,7 +70,7 @@ def _after_commit(step: Callable[[], Any]) -> None:
 HOOKS: dict[str, tuple[str, ...]] = {
     # hook(match=...): the match (locked, just saved as finished) has a result.
     "match_finished": ("ratings.rate", "progression.credit", "arcana.pve"),
-    # hook(match=..., seat=...): a seat's turn is over.
+    # hook(match=..., seat=..., ended=...): a seat's turn ended at `ended`; after the commit.
     "turn_ended": ("inbox.turn_notices",),
 }
 HOOK_STEPS = tuple(HOOKS)
@@ -77,12 +78,13 @@ _hooks: dict[str, dict[str, Callable[..., None]]] = {step: {} for step in HOOK_S
 
 
 def hook_register(step: str, name: str, hook: Callable[..., None]) -> None:
-    """Run `hook` at `step` in the slot `HOOKS` names `name`, inside the change's
-    transaction.
+    """Run `hook` at `step` in the slot `HOOKS` names `name`: inside the change's
+    transaction ("match_finished"), or once it is committed ("turn_ended").
 
-    The hook's contract is its step's: the Match row is locked; never raise (do the work in
-    a savepoint of your own, log a failure and retry after the commit); write at most once
-    per change. Registering a name again replaces its hook (`ready` may run twice)."""
+    The hook's contract is its step's. Inside the transaction: the Match row is locked;
+    never raise (do the work in a savepoint of your own, log a failure and retry after the
+    commit); write at most once per change. After the commit: a failure is logged, and the
+    change stands. Registering a name again replaces its hook (`ready` may run twice)."""
     if step not in HOOKS:
         raise ValueError(f"No step {step!r} to hook into (the steps: {', '.join(HOOK_STEPS)}).")
     if name not in HOOKS[step]:
@@ -120,9 +122,10 @@ def match_finished(*, match: Any) -> None:
 
 
 def turn_ended(*, match: Any, seat: Any) -> None:
-    """`seat` has moved, or no longer acts: the "turn_ended" hooks (inbox: the seat's turn
-    notices are no longer news)."""
-    _run("turn_ended", match=match, seat=seat)
+    """`seat` has moved, or no longer acts: once that is committed, the "turn_ended" hooks
+    (inbox: the seat's turn notices until now are no longer news)."""
+    ended = timezone.now()
+    _after_commit(lambda: _run("turn_ended", match=match, seat=seat, ended=ended))
 
 
 def turn_started(*, match: Any, seat: Any) -> None:

@@ -309,24 +309,29 @@ def notifications_mark_read(
     return unread.update(read_at=now or timezone.now())
 
 
-def turn_ended(*, match: Match, seat: Seat) -> None:
-    """`seat` has moved, or no longer acts (games.effects' "turn_ended" hook, registered in
-    `InboxConfig.ready`): its player's turn notices for the match are no longer news."""
+def turn_ended(*, match: Match, seat: Seat, ended: dt.datetime) -> None:
+    """`seat`'s turn ended at `ended` (games.effects' "turn_ended" hook, registered in
+    `InboxConfig.ready`, run once that is committed): its player's turn notices for the
+    match until then are no longer news."""
     if seat.user_id is not None:
-        turn_notifications_settle(user_id=seat.user_id, match_id=match.pk)
+        turn_notifications_settle(user_id=seat.user_id, match_id=match.pk, until=ended)
 
 
 def turn_notifications_settle(
-    *, user_id: int, match_id: int, now: dt.datetime | None = None
+    *, user_id: int, match_id: int, until: dt.datetime | None = None
 ) -> int:
-    """My turn in that match is over: its "your turn" and "running late" notices are no
-    longer news, so they stop counting as unread."""
-    return Notification.objects.filter(
+    """My turn in that match is over: its "your turn" and "running late" notices (those
+    made `until` then: not those of a turn begun since) are no longer news, so they stop
+    counting as unread."""
+    notices = Notification.objects.filter(
         user_id=user_id,
         match_id=match_id,
         kind__in=[Notification.Kind.TURN, Notification.Kind.LATE],
         read_at__isnull=True,
-    ).update(read_at=now or timezone.now())
+    )
+    if until is not None:
+        notices = notices.filter(created__lte=until)
+    return notices.update(read_at=timezone.now())
 
 
 # --- reminders ---------------------------------------------------------------------------------

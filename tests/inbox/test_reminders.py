@@ -214,3 +214,16 @@ def test_a_turn_played_is_no_longer_unread(duel, alice, bob):
     games.move_submit(match_id=match.pk, user=bob, ply=1, move={"type": "attack"})
     notice.refresh_from_db()
     assert notice.read_at is not None  # bob played that turn: nothing left to tell him
+
+
+def test_a_turn_ended_settles_only_the_notices_made_until_it_ended(duel, alice, bob):
+    """The hook runs after the commit: a notice of a turn begun since is still news."""
+    match = duel
+    games.move_submit(match_id=match.pk, user=alice, ply=0, move={"type": "attack"})
+    notice = Notification.objects.get(user=bob, kind=Kind.TURN)
+    before = notice.created - dt.timedelta(seconds=1)
+
+    assert services.turn_notifications_settle(user_id=bob.pk, match_id=match.pk, until=before) == 0
+    notice.refresh_from_db()
+    assert notice.read_at is None
+    assert services.turn_notifications_settle(user_id=bob.pk, match_id=match.pk) == 1
