@@ -70,8 +70,8 @@ MOVE_SUBMIT_SECONDS = Histogram(
 )
 PUSH_LAG_SECONDS = Histogram(
     "cardhall_push_lag_seconds",
-    "From the start of a change's pushes (right after its commit) to each push handed to "
-    "the channel layer.",
+    "From a change's commit to each of its pushes handed to the channel layer (the "
+    "answer to the request that made it goes out in between).",
     buckets=LATENCY_BUCKETS,
 )
 OPEN_SOCKETS = Gauge(
@@ -140,8 +140,8 @@ def push_failed() -> None:
 
 
 def push_sent(started: float) -> None:
-    """A push handed to the channel layer; `started` is the perf_counter() at which the
-    change's pushes began."""
+    """A push handed to the channel layer; `started` is the perf_counter() of the change's
+    commit."""
     PUSH_LAG_SECONDS.observe(time.perf_counter() - started)
 
 

@@ -38,6 +38,7 @@ after-commit work runs in the order above: pushes, the AI task, then inbox.
 from __future__ import annotations
 
 import contextvars
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -158,10 +159,15 @@ def turn_started(*, match: Any, seat: Any) -> None:
 
 def match_changed(*, match: Any) -> None:
     """Anything on the match's boards changed: push them, then let automatic seats play."""
-    _after_commit(lambda: _push_and_advance(match))
+
+    def committed() -> None:
+        at = time.perf_counter()  # the pushes' lag is counted from here (config.metrics)
+        after_response(lambda: _push_and_advance(match, committed_at=at))
+
+    transaction.on_commit(committed, robust=True)
 
 
-def _push_and_advance(match: Any) -> None:
+def _push_and_advance(match: Any, *, committed_at: float) -> None:
     from games import notifications, selectors
 
     if "seats" not in getattr(match, "_prefetched_objects_cache", {}):
@@ -170,7 +176,7 @@ def _push_and_advance(match: Any) -> None:
         match = selectors.match_get(match_id=match.pk)
         if match is None:
             return
-    notifications.match_changed(match=match)
+    notifications.match_changed(match=match, committed_at=committed_at)
     if automation_running.get():
         return
     if match.status == match.Status.ACTIVE and selectors.automatic_seat_to_act(match=match):

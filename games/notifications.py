@@ -68,13 +68,15 @@ def reaches(*, user: Any, event: dict[str, Any]) -> bool:
 CHANGED: dict[str, Any] = {"type": "board.changed"}
 
 
-def match_changed(*, match: Any) -> None:
+def match_changed(*, match: Any, committed_at: float | None = None) -> None:
     """Push the new board to every open page of the match: each connected seat its own,
     the spectators theirs. A seat with no page open, or a match nobody watches, costs no
     render (`games.presence`; when presence cannot be read, everyone is pushed to), and a
     seat followed only by a program's stream gets a bare CHANGED. The boards are rendered
     first and sent together, in one hand-over to the sender loop."""
-    started = time.perf_counter()  # just after the commit: effects runs the pushes first
+    # The lag of each push counts from the commit (`committed_at`, a perf_counter()): the
+    # answer to the request that made the change goes out in between.
+    started = time.perf_counter() if committed_at is None else committed_at
     seats = [seat for seat in match.seats.all() if seat.user_id is not None and seat.joined]
     looking = presence.looking(match_id=match.pk, user_ids=[seat.user_id for seat in seats])
     pushes: list[tuple[str, dict[str, Any]]] = []

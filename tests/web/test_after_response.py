@@ -51,9 +51,14 @@ def slow(request):
     return HttpResponse("too late")
 
 
+async def _parts():
+    for part in (b"a ", b"stream"):
+        yield part
+
+
 def streaming(request):
     after_response(_step("last"))
-    return StreamingHttpResponse(iter([b"a ", b"stream"]))
+    return StreamingHttpResponse(_parts())
 
 
 urlpatterns = [path("answer/", answer), path("slow/", slow), path("streaming/", streaming)]
