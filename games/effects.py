@@ -19,20 +19,20 @@ After the commit (`transaction.on_commit(robust=True)`: each may fail, be lost o
 without harm; a failure is logged, never an error for what was committed). During a request
 they wait for its answer to go out (`config.after_response`): a move's answer is the
 mover's board, drawn first, and the rest follows in the same thread a moment later.
-3. `match_changed`: the socket pushes (each connected seat its own board, spectators theirs
+2. `match_changed`: the socket pushes (each connected seat its own board, spectators theirs
    when someone watches), then the AI / auto-play task when an automatic seat is to act.
    A result's credit (step 1) is committed before these run, so the board pushed at the
    end shows what the match earned, with the player's header level bar out of band
    (`games.rendering.board_html`).
-4. `turn_ended`, a hook (`HOOKS`): the seat's "your turn" notices until its turn ended stop
+3. `turn_ended`, a hook (`HOOKS`): the seat's "your turn" notices until its turn ended stop
    counting as unread (`inbox.services.turn_ended`);
-5. inbox notices and reminders, sent by task name (`task_send`: inbox sits above games):
+4. inbox notices and reminders, sent by task name (`task_send`: inbox sits above games):
    `match_finished` (the result), `turn_started` (the "your turn" reminder, for a player
    who does not have the match open), `seat_invited`, `pause_requested`, `match_ruled` (an
    admin aborted or adjudicated the match: why).
 
 The services call `match_changed` before `match_finished` and the clock's `turn_*`, so the
-after-commit work runs in the order above: pushes, the AI task, then inbox.
+after-commit work runs in the order above: pushes, the AI task, then the inbox's.
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def match_finished(*, match: Any) -> None:
     _after_commit(lambda: task_send("inbox.tasks.notify_finished", match_id))
 
 
-# --- 2. turns (inside the transaction; reminders after it) -----------------------------------
+# --- 2. turns (the notices settled and the reminders, after the commit) ----------------------
 
 
 def turn_ended(*, match: Any, seat: Any) -> None:
