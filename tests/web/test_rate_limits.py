@@ -256,7 +256,7 @@ def test_on_redis_both_counters_of_a_write_count_in_one_round_trip_as_get_usage_
 ):
     """The site's Redis cache counts a write's two counters (user, IP) in one pipeline, in
     django-ratelimit's own windows and keys: `get_usage` reads the same counts, and the
-    limit and its Retry-After are the same."""
+    limit and its Retry-After are the same. With Redis gone, writes go through."""
     from django_ratelimit.core import get_usage
 
     limits["move"] = {"user": "3/m", "ip": "5/m"}
@@ -294,6 +294,9 @@ def test_on_redis_both_counters_of_a_write_count_in_one_round_trip_as_get_usage_
             with pipelines as pipeline_runs, alone as single_commands:
                 ratelimit.seconds_to_wait(request, ratelimit.MOVE)
             assert pipeline_runs.call_count == 1 and single_commands.call_count == 0
+
+            redis_server.stop()  # the production cache fails soft: the write goes through
+            assert ratelimit.seconds_to_wait(request, ratelimit.MOVE) is None
 
 
 # --- the cache down -------------------------------------------------------------------------
