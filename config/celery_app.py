@@ -12,6 +12,7 @@ reminders by `inbox.tasks.send_due_reminders`, overdue clocks by `games.tasks.sw
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any
 
 import kombu.exceptions
@@ -79,9 +80,23 @@ def task_send(name: str, *args: Any) -> Any:
     reverses a URL by its name (docs/architecture.md, "Rules the tools enforce").
     tests/tasks/test_task_names.py checks that every name sent is a registered task.
     """
+    return task_named(name).delay(*args)
+
+
+def task_named(name: str) -> Task:
+    """The task registered as `name`, the apps' tasks modules imported on first need (as a
+    worker imports them at start). One thread imports them; any other that needs a task
+    meanwhile waits for it: two threads importing at once each found the registry half
+    filled and raised NotRegistered (a fresh process's first sends, from requests running
+    side by side: tests/tasks/test_task_names.py)."""
     if name not in app.tasks:
-        app.loader.import_default_modules()  # the apps' tasks modules, as a worker loads them
-    return app.tasks[name].delay(*args)
+        with _importing:
+            if name not in app.tasks:
+                app.loader.import_default_modules()
+    return app.tasks[name]
+
+
+_importing = threading.Lock()
 
 
 # Celery signals of their own (no domain logic): the request id travels with each task

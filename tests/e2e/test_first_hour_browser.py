@@ -44,6 +44,7 @@ from players import (
     turn_push_on,
 )
 from playwright.sync_api import Browser, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from games.boards import tutorial_for
 from tests.push_service import Browser as PushKeys
@@ -169,7 +170,15 @@ def shoot(player: Newcomer, name: str) -> None:
 def rules_link(player: Newcomer, game: str) -> None:
     """The board links to its game's rules, and the page is there."""
     link = player.testid("rules-link")
-    link.scroll_into_view_if_needed()
+    for attempt in range(3):
+        try:
+            link.scroll_into_view_if_needed()
+            break
+        except PlaywrightError as error:
+            # A push (an AI seat's move, which follows the page's own answer) can swap the
+            # board, the link with it, while it is being scrolled to: find it again.
+            if "not attached" not in str(error) or attempt == 2:
+                raise
     expect(link).to_be_visible()
     assert link.get_attribute("href") == f"/games/{game}/rules/"
     assert player.page.request.get(link.get_attribute("href")).ok
