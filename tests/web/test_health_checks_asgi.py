@@ -13,6 +13,7 @@ import time
 import pytest
 from asgiref.sync import sync_to_async
 
+from config import health
 from config.health import HealthChecks
 
 WAIT = 5.0  # seconds: a bound on every wait, never a timing being tested
@@ -84,3 +85,88 @@ async def test_readiness_answers_while_djangos_request_thread_is_busy():
     assert set(report) == {"database", "channel_layer", "cache", "broker"}
     assert live[0] == 200
     assert took < WAIT
+
+
+class SlowChecks:
+    """Stands in for `_readiness_apart`: each check takes `seconds` and reports `database`
+    as `state` says at the check's start."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.state = "up"
+        self.runs = 0
+
+    def __call__(self) -> tuple[dict[str, str], int]:
+        state = self.state
+        self.runs += 1
+        time.sleep(self.seconds)
+        return {"database": state}, 200 if state == "up" else 503
+
+
+@pytest.mark.asyncio
+async def test_a_quick_check_is_always_answered_fresh(monkeypatch):
+    checks = SlowChecks(seconds=0.0)
+    monkeypatch.setattr("config.health._readiness_apart", checks)
+    app = HealthChecks(Downstream())
+    assert (await request(app, "/healthz"))[0] == 200
+    checks.state = "down"
+    status, headers, body = await request(app, "/healthz")
+    assert (status, json.loads(body)) == (503, {"database": "down"})
+    assert b"x-checked-ms-ago" not in headers
+
+
+@pytest.mark.asyncio
+async def test_a_slow_check_gets_the_last_answer_if_recent_and_the_next_probe_the_new_one(
+    monkeypatch,
+):
+    """Under load a check's round trips wait for the GIL: a probe does not wait for it
+    when an answer at most MAX_AGE old is at hand, and says how old it is."""
+    checks = SlowChecks(seconds=0.3)
+    monkeypatch.setattr("config.health._readiness_apart", checks)
+    app = HealthChecks(Downstream())
+    status, headers, _ = await request(app, "/healthz")  # nothing to fall back on: waits
+    assert status == 200 and b"x-checked-ms-ago" not in headers
+
+    checks.state = "down"
+    started = time.perf_counter()
+    status, headers, body = await request(app, "/healthz")
+    assert time.perf_counter() - started < 0.2  # answered before the 0.3 s check ended
+    assert (status, json.loads(body)) == (200, {"database": "up"})
+    assert 0 <= int(headers[b"x-checked-ms-ago"]) <= 1000 * health.MAX_AGE
+
+    await asyncio.sleep(0.4)  # the check that probe started has ended
+    status, _headers, body = await request(app, "/healthz")
+    assert (status, json.loads(body)) == (503, {"database": "down"})
+
+
+@pytest.mark.asyncio
+async def test_an_answer_older_than_max_age_is_never_given(monkeypatch):
+    checks = SlowChecks(seconds=0.2)
+    monkeypatch.setattr("config.health._readiness_apart", checks)
+    monkeypatch.setattr("config.health.MAX_AGE", 0.1)
+    monkeypatch.setattr("config.health.REFRESH", 60.0)  # no check of its own in between
+    app = HealthChecks(Downstream())
+    await request(app, "/healthz")
+    await asyncio.sleep(0.15)
+    checks.state = "down"
+    started = time.perf_counter()
+    status, headers, _ = await request(app, "/healthz")
+    assert status == 503 and b"x-checked-ms-ago" not in headers
+    assert time.perf_counter() - started >= 0.15  # it waited for its own check
+
+
+@pytest.mark.asyncio
+async def test_while_probed_the_process_checks_on_its_own(monkeypatch):
+    checks = SlowChecks(seconds=0.0)
+    monkeypatch.setattr("config.health._readiness_apart", checks)
+    monkeypatch.setattr("config.health.REFRESH", 0.05)
+    app = HealthChecks(Downstream())
+    await request(app, "/healthz")
+    await asyncio.sleep(0.5)
+    assert checks.runs >= 5  # one per REFRESH, with no probe
+    monkeypatch.setattr("config.health.KEEP_FRESH", 0.0)  # no probe for longer than that
+    await asyncio.sleep(0.2)
+    runs = checks.runs
+    await asyncio.sleep(0.2)
+    assert checks.runs == runs  # stopped
+    assert app.readiness.refresher is None
