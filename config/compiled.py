@@ -1,4 +1,5 @@
-"""Querysets compiled to SQL once per process, for the few reads every move makes.
+"""Querysets compiled to SQL once per process, for the few reads every move makes, and the
+UPDATEs of the rows it writes (`save_fields`).
 
 Django compiles a queryset to SQL each time it runs it. For a plain query that is cheap,
 but the move's lock reads the match's seats joined to their players, profiles and three
@@ -14,6 +15,13 @@ Only for a queryset whose values are plain parameters of its SQL, each once: equ
 filters such as `filter(pk=value)` or `filter(match_id=value)`. Compiling checks it. The
 SQL of a `select_for_update()` queryset is compiled inside a transaction, and each call
 checks that it runs inside one, as Django does.
+
+A move also saves the match and two seats' clocks with `save(update_fields=...)`, and
+`Model.save` builds its UPDATE anew each time, through a queryset: 14% of a move POST's CPU,
+sampled, for three one-row UPDATEs. `save_fields(instance, fields)` runs the same UPDATE,
+its SQL written once per model and fields, the values prepared by the fields themselves
+(`pre_save`, so `auto_now` still stamps; `get_db_prep_save`). It sends no `pre_save` or
+`post_save` signal: while a receiver listens for the model, it calls `Model.save` instead.
 """
 
 from __future__ import annotations
@@ -23,8 +31,8 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
-from django.db import connections
-from django.db.models import Model, QuerySet
+from django.db import DatabaseError, connections, router
+from django.db.models import Field, Model, QuerySet, signals
 from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
 from django.db.transaction import TransactionManagementError
 
@@ -155,3 +163,61 @@ def prefetched(instance: Model, name: str, objects: list[Any], *, back: str) -> 
     queryset._prefetch_done = True
     cache = instance.__dict__.setdefault("_prefetched_objects_cache", {})
     cache[name] = queryset
+
+
+# --- UPDATEs by primary key -------------------------------------------------------------------
+
+_updates: dict[tuple[type[Model], tuple[str, ...], str], tuple[str, tuple[Any, ...]]] = {}
+
+
+def save_fields(instance: Model, fields: tuple[str, ...]) -> None:
+    """`instance.save(update_fields=fields)` for a row that exists, its UPDATE written once.
+
+    Only plain columns (no field with a placeholder of its own, such as a geometry). Raises
+    `DatabaseError` when no row was updated, as `Model.save` does."""
+    model = type(instance)
+    if signals.pre_save.has_listeners(model) or signals.post_save.has_listeners(model):
+        instance.save(update_fields=fields)
+        return
+    alias = router.db_for_write(model, instance=instance)
+    key = (model, fields, alias)
+    compiled = _updates.get(key)
+    if compiled is None:
+        compiled = _updates.setdefault(key, _update_sql(model, fields, alias))
+    sql, targets = compiled
+    connection = connections[alias]
+    params = [
+        field.get_db_prep_save(field.pre_save(instance, False), connection) for field in targets
+    ]
+    params.append(instance.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        updated = cursor.rowcount
+    if updated == 0:
+        raise DatabaseError("Save with update_fields did not affect any rows.")
+    instance._state.adding = False
+    instance._state.db = alias
+
+
+def _update_sql(
+    model: type[Model], fields: tuple[str, ...], alias: str
+) -> tuple[str, tuple[Any, ...]]:
+    connection = connections[alias]
+    quote = connection.ops.quote_name
+    meta = model._meta
+    targets: list[Field[Any, Any]] = []
+    for name in fields:
+        field = meta.get_field(name)
+        if (
+            not isinstance(field, Field)
+            or not field.concrete
+            or field.primary_key
+            or field.column is None
+            or hasattr(field, "get_placeholder")
+        ):
+            raise ValueError(f"save_fields writes plain columns only, not {name!r}.")
+        targets.append(field)
+    table = quote(meta.db_table)
+    assignments = ", ".join(f"{quote(str(field.column))} = %s" for field in targets)
+    pk = quote(str(meta.pk.column))  # type: ignore[union-attr]
+    return f"UPDATE {table} SET {assignments} WHERE {table}.{pk} = %s", tuple(targets)

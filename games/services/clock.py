@@ -25,6 +25,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from config.compiled import save_fields
 from games import effects
 from games.errors import CannotCreate, MatchFinished, NotSeated
 from games.models import Match, Seat
@@ -99,8 +100,8 @@ def _stop(match: Match, seat: Seat, now: dt.datetime) -> None:
         bank = max(0, seat.bank_seconds - overflow) + bank_increment(move_seconds)
         seat.bank_seconds = min(bank_cap(move_seconds), bank)
     seat.turn_started = seat.deadline = seat.paused_seconds_left = None
-    seat.save(update_fields=["turn_started", "deadline", "bank_seconds", "paused_seconds_left"])
-    effects.turn_ended(match=match, seat=seat)
+    save_fields(seat, ("turn_started", "deadline", "bank_seconds", "paused_seconds_left"))
+    effects.turn_ended(match=match, seat=seat, ended=now)
 
 
 def _start(match: Match, seat: Seat, now: dt.datetime) -> None:
@@ -111,7 +112,7 @@ def _start(match: Match, seat: Seat, now: dt.datetime) -> None:
             seat.paused_seconds_left = seconds
         else:
             seat.deadline = now + dt.timedelta(seconds=seconds) + _vacation_left(seat.user, now)
-    seat.save(update_fields=["turn_started", "deadline", "paused_seconds_left"])
+    save_fields(seat, ("turn_started", "deadline", "paused_seconds_left"))
     effects.turn_started(match=match, seat=seat)
 
 

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config import metrics
+from config.compiled import save_fields
 from games import effects, replay, selectors
 from games.boards import tutorial_for
 from games.boards.tutorial import CONCEDE, LOSING_MOVE, REFUSE
@@ -164,7 +165,7 @@ def _append(match: Match, seat: Seat, move: Any, *, user: Any, move_id: str | No
     if outcome is not None:
         finish(match, outcome, fields=("ply",))
     else:
-        match.save(update_fields=["ply", "to_act", "updated"])
+        save_fields(match, ("ply", "to_act", "updated"))
     clock.clocks_update(match, moved_seat=seat.index)
     return MoveResult(match, ply, tuple(events))
 

@@ -103,3 +103,72 @@ def test_a_value_that_is_not_one_parameter_is_refused():
     query = CompiledQuery(lambda match_id: Seat.objects.filter(index=0))
     with pytest.raises(ValueError, match="one parameter"):
         query(1)
+
+
+# --- save_fields: the move's UPDATEs, written once ----------------------------------------
+
+
+def test_save_fields_writes_what_save_with_update_fields_writes(match, django_assert_num_queries):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from config.compiled import save_fields
+
+    ours = Match.objects.get(pk=match.pk)
+    theirs = Match.objects.get(pk=match.pk)
+    before = ours.updated
+    ours.ply = theirs.ply = 7
+    ours.to_act = theirs.to_act = "1"
+    ours.options = {"not": "written"}  # a field not named is left as it is in the row
+    with django_assert_num_queries(1):
+        save_fields(ours, ("ply", "to_act", "updated"))
+    assert ours.updated > before  # auto_now stamps, as save() does
+    row = Match.objects.get(pk=match.pk)
+    assert (row.ply, row.to_act, row.updated) == (7, "1", ours.updated)
+    assert row.options == theirs.options
+
+    seat = Seat.objects.get(match=match, index=0)
+    seat.turn_started = timezone.now()
+    seat.deadline = seat.turn_started + dt.timedelta(hours=1)
+    seat.bank_seconds = 123
+    seat.paused_seconds_left = None
+    save_fields(seat, ("turn_started", "deadline", "bank_seconds", "paused_seconds_left"))
+    again = Seat.objects.get(pk=seat.pk)
+    assert fields(again) == fields(seat)
+
+
+def test_save_fields_refuses_a_missing_row_and_what_is_not_a_plain_column(match):
+    from django.db import DatabaseError
+
+    from config.compiled import save_fields
+
+    gone = Match.objects.get(pk=match.pk)
+    gone.pk = 10**9
+    with pytest.raises(DatabaseError, match="did not affect any rows"):
+        save_fields(gone, ("ply",))
+    seat = Seat.objects.get(match=match, index=0)
+    for name in ("id", "no_such_field"):
+        with pytest.raises(Exception, match=name):
+            save_fields(seat, (name,))
+
+
+def test_save_fields_sends_the_signals_through_save_while_someone_listens(match):
+    from django.db.models import signals
+
+    from config.compiled import save_fields
+
+    heard = []
+
+    def listener(sender, instance, update_fields, **kwargs):
+        heard.append((sender, instance.pk, tuple(sorted(update_fields))))
+
+    signals.post_save.connect(listener, sender=Match)
+    try:
+        row = Match.objects.get(pk=match.pk)
+        row.ply = 3
+        save_fields(row, ("ply",))
+    finally:
+        signals.post_save.disconnect(listener, sender=Match)
+    assert heard == [(Match, match.pk, ("ply",))]
+    assert Match.objects.get(pk=match.pk).ply == 3
