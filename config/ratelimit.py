@@ -127,7 +127,7 @@ def seconds_to_wait(request: HttpRequest, group: Group) -> int | None:
     keys = [("user", f"u{request.user.pk}")] if request.user.is_authenticated else []
     keys.append(("ip", client_ip(request)))
     counters = [
-        Counter.of(group=f"{group.name}:{per}", rate=rate, value=value)
+        RateWindow.of(group=f"{group.name}:{per}", rate=rate, value=value)
         for per, value in keys
         if (rate := rates.get(per)) and value
     ]
@@ -148,7 +148,7 @@ def seconds_to_wait(request: HttpRequest, group: Group) -> int | None:
 
 
 @dataclass(frozen=True)
-class Counter:
+class RateWindow:
     """One of django-ratelimit's fixed-window counters: its windows, offset per key, and
     its cache keys are the library's own, so they count with its `get_usage` (and
     `tests/web/test_rate_limits.py` holds them to it)."""
@@ -162,7 +162,7 @@ class Counter:
     key: str
 
     @classmethod
-    def of(cls, *, group: str, rate: str, value: str) -> Counter:
+    def of(cls, *, group: str, rate: str, value: str) -> RateWindow:
         limit, period = ratelimit_core._split_rate(rate)
         window = ratelimit_core._get_window(value, period)
         key = ratelimit_core._make_cache_key(group, window, rate, value, ALL)
@@ -173,7 +173,7 @@ class Counter:
         return max(1, self.window - int(ratelimit_core.time.time()))
 
 
-def _seconds_to_wait_one_by_one(request: HttpRequest, counters: list[Counter]) -> int | None:
+def _seconds_to_wait_one_by_one(request: HttpRequest, counters: list[RateWindow]) -> int | None:
     """The same count, a round trip or two per counter (`get_usage`), for a cache that is
     not `config.cache.SharedRedisCache` (the embedded in-memory one)."""
     for counter in counters:

@@ -43,7 +43,6 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
 from config.after_response import after_response
 from config.celery_app import task_send
@@ -55,10 +54,19 @@ automation_running: contextvars.ContextVar[bool] = contextvars.ContextVar(
 )
 
 
-def _after_commit(step: Callable[[], Any]) -> None:
+def _after_commit(step: Callable[..., Any], *, timed: bool = False) -> None:
     """Run `step` once the change is committed and, during a request, once its answer has
-    gone out (config.after_response): the player who moved has their board first."""
-    transaction.on_commit(lambda: after_response(step), robust=True)
+    gone out (config.after_response): the player who moved has their board first. `timed`:
+    `step` gets the commit's moment (`time.perf_counter()`) as `committed_at`."""
+
+    def committed() -> None:
+        if timed:
+            at = time.perf_counter()
+            after_response(lambda: step(committed_at=at))
+        else:
+            after_response(step)
+
+    transaction.on_commit(committed, robust=True)
 
 
 # --- hooks: what apps above `games` do at a step ----------------------------------------------
@@ -122,10 +130,9 @@ def match_finished(*, match: Any) -> None:
 # --- 2. turns (the notices settled and the reminders, after the commit) ----------------------
 
 
-def turn_ended(*, match: Any, seat: Any) -> None:
-    """`seat` has moved, or no longer acts: once that is committed, the "turn_ended" hooks
-    (inbox: the seat's turn notices until now are no longer news)."""
-    ended = timezone.now()
+def turn_ended(*, match: Any, seat: Any, ended: Any) -> None:
+    """`seat`'s turn ended at `ended` (it moved, or no longer acts): once that is committed,
+    the "turn_ended" hooks (inbox: the seat's turn notices until then are no longer news)."""
     _after_commit(lambda: _run("turn_ended", match=match, seat=seat, ended=ended))
 
 
@@ -160,11 +167,10 @@ def turn_started(*, match: Any, seat: Any) -> None:
 def match_changed(*, match: Any) -> None:
     """Anything on the match's boards changed: push them, then let automatic seats play."""
 
-    def committed() -> None:
-        at = time.perf_counter()  # the pushes' lag is counted from here (config.metrics)
-        after_response(lambda: _push_and_advance(match, committed_at=at))
-
-    transaction.on_commit(committed, robust=True)
+    # The pushes' lag is counted from the commit (config.metrics).
+    _after_commit(
+        lambda committed_at: _push_and_advance(match, committed_at=committed_at), timed=True
+    )
 
 
 def _push_and_advance(match: Any, *, committed_at: float) -> None:

@@ -41,6 +41,7 @@ def main() -> int:
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--queries", action="store_true", help="add one move's SQL")
+    parser.add_argument("--pstats", help="with --profile, also write cProfile's stats to this file")
     parser.add_argument(
         "--answer-only",
         action="store_true",
@@ -178,6 +179,8 @@ def measure(args: argparse.Namespace) -> dict:
     }
     if profiler is not None:
         result["profile"] = _profile_summary(profiler)
+        if args.pstats:
+            profiler.dump_stats(args.pstats)  # type: ignore[attr-defined]
     if queries is not None:
         result["queries"] = queries
     return result
