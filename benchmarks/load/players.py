@@ -31,6 +31,7 @@ LOGINS_PER_ADDRESS = 25  # allauth allows 30 logins a minute per IP address
 # between phases). So players let an idle connection go before the server does.
 KEEPALIVE_SECONDS = 4.0
 _CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+_ERRORS = re.compile(r'class="[^"]*(?:errorlist|error)[^"]*"[^>]*>\s*(?:<li>)?([^<]{1,200})')
 
 
 @dataclass
@@ -89,9 +90,12 @@ class Player:
         async with self.session.post(
             "/accounts/login/", data=data, headers=headers, allow_redirects=False
         ) as response:
-            await response.read()
+            body = await response.text()
             if response.status != 302:
-                raise RuntimeError(f"login of {self.username} answered {response.status}")
+                said = _ERRORS.findall(body) or [body[:200]]
+                raise RuntimeError(
+                    f"login of {self.username} answered {response.status}: {' / '.join(said)}"
+                )
 
     def htmx_headers(self, match_id: int, *, trigger: str = "") -> dict[str, str]:
         headers = {
