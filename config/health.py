@@ -24,7 +24,9 @@ machine with a core to spare. When both cores are saturated the check's few roun
 each wait for the GIL behind the moves (measured: p99 91-154 ms at saturation, against
 26 ms for liveness), so a probe that would wait longer gets the last check's answer
 instead, if that is at most `MAX_AGE` old, with its age in the `X-Checked-Ms-Ago` header;
-the fresh check goes on, and the next probe gets it. While probes come, each process
+the fresh check goes on, and the next probe gets it. Once a check has taken longer than
+`PATIENCE`, the next probe does not wait at all: it gets the last answer (if that recent)
+while its own check starts, until a check is quick again. While probes come, each process
 checks once every `REFRESH` on its own (one `SELECT 1` and one PING a second), so a
 change in a dependency shows within about two seconds even under load, and at once
 otherwise. With no answer that recent, a probe waits for its check, however long.
@@ -73,9 +75,10 @@ def ready(request: HttpRequest) -> JsonResponse:
 
 
 Ping = Callable[[str], bool]  # does the Redis at this URL answer?
+Answer = tuple[dict[str, str], int]  # the report, and the status to answer
 
 
-def readiness() -> tuple[dict[str, str], int]:
+def readiness() -> Answer:
     """Each dependency's state, and the status to answer: 200 while the database is up.
 
     The cache, the channel layer and the broker are often databases of one Redis server:
@@ -221,9 +224,6 @@ class HealthChecks:
         await send({"type": "http.response.body", "body": body})
 
 
-Answer = tuple[dict[str, str], int]
-
-
 class _Readiness:
     """This process's readiness checks, run one at a time on `executor`, and the last
     answer with when its check ended (see the module's docstring)."""
@@ -233,32 +233,43 @@ class _Readiness:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.running: asyncio.Future[Answer] | None = None
         self.last: tuple[Answer, float] | None = None  # the answer, and when its check ended
+        self.started = 0.0  # when the check under way started
+        self.slow = False  # the last check took longer than PATIENCE
         self.probed = 0.0  # when the last probe came
         self.refresher: asyncio.Task[None] | None = None
 
     async def answer(self) -> tuple[dict[str, str], int, float]:
         """A fresh check's report and status, with 0.0; or the last one's, with its age in
-        seconds, when the fresh check takes longer than PATIENCE and that answer is recent."""
+        seconds, when that answer is recent and the fresh check takes longer than PATIENCE
+        (or the last one did: then without waiting for the fresh one at all)."""
         loop = asyncio.get_running_loop()
         if loop is not self.loop:  # a new event loop (tests): nothing of the old one is kept
             self.loop, self.running, self.last, self.refresher = loop, None, None, None
+            self.slow = False
         self.probed = time.monotonic()
         if self.refresher is None:
             self.refresher = loop.create_task(self._keep_fresh())
         check = self._check()
-        done, _ = await asyncio.wait({check}, timeout=PATIENCE)
-        if not done and self.last is not None:
-            (report, status), ended = self.last
-            age = time.monotonic() - ended
-            if age <= MAX_AGE:
-                return report, status, age
-        report, status = await asyncio.shield(check)
-        return report, status, 0.0
+        if not self.slow or (recent := self._recent()) is None:
+            done, _ = await asyncio.wait({check}, timeout=PATIENCE)
+            if done or (recent := self._recent()) is None:
+                report, status = await asyncio.shield(check)
+                return report, status, 0.0
+        return recent
+
+    def _recent(self) -> tuple[dict[str, str], int, float] | None:
+        """The last answer with its age, if at most MAX_AGE old."""
+        if self.last is None:
+            return None
+        (report, status), ended = self.last
+        age = time.monotonic() - ended
+        return (report, status, age) if age <= MAX_AGE else None
 
     def _check(self) -> asyncio.Future[Answer]:
         """The check under way, or a new one."""
         if self.running is None:
             assert self.loop is not None
+            self.started = time.monotonic()
             self.running = self.loop.run_in_executor(self.executor, _readiness_apart)
             self.running.add_done_callback(self._ended)
         return self.running
@@ -267,7 +278,9 @@ class _Readiness:
         if check is self.running:
             self.running = None
         if not check.cancelled() and check.exception() is None:
-            self.last = (check.result(), time.monotonic())
+            ended = time.monotonic()
+            self.last = (check.result(), ended)
+            self.slow = ended - self.started > PATIENCE
 
     async def _keep_fresh(self) -> None:
         """Checks every REFRESH while probes come, so the last answer stays recent."""
@@ -280,7 +293,7 @@ class _Readiness:
                 self.refresher = None
 
 
-def _readiness_apart() -> tuple[dict[str, str], int]:
+def _readiness_apart() -> Answer:
     """`readiness()` on the health thread, its database connection given back after."""
     try:
         return readiness()

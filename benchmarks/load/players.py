@@ -31,7 +31,7 @@ LOGINS_PER_ADDRESS = 25  # allauth allows 30 logins a minute per IP address
 # between phases). So players let an idle connection go before the server does.
 KEEPALIVE_SECONDS = 4.0
 _CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
-_ERRORS = re.compile(r'class="[^"]*(?:errorlist|error)[^"]*"[^>]*>\s*(?:<li>)?([^<]{1,200})')
+_ERRORS = re.compile(r'class="[^"]*error[^"]*"[^>]*>\s*(?:<li>)?([^<]{1,200})')
 
 
 @dataclass

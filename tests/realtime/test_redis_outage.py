@@ -267,3 +267,25 @@ def test_incr_counts_an_existing_key_in_one_round_trip_and_never_creates_one():
         # Three increments, three EXISTS, each asked inside the script (EVALSHA), none alone.
         assert stats["cmdstat_exists"]["calls"] == 3
         assert stats["cmdstat_evalsha"]["calls"] - stats["cmdstat_evalsha"]["failed_calls"] == 3
+
+
+def test_set_many_sets_each_key_with_its_timeout_in_one_round_trip_without_a_transaction():
+    """What Django's `set_many` writes (each value readable, each with the timeout; 0
+    deletes, None never expires), as one `SET ... EX` per key: no MULTI, MSET or EXPIRE."""
+    with throwaway_redis() as redis:
+        cache = a_cache(redis)
+        cache.set("gone", "old", 60)
+        client = cache._cache.get_client(write=True)
+        client.config_resetstat()
+        cache.set_many({"a": "<section>", "b": {"n": 2}}, 60)
+        assert cache.get_many(["a", "b"]) == {"a": "<section>", "b": {"n": 2}}
+        for key in ("a", "b"):
+            assert 0 < client.ttl(cache.make_and_validate_key(key)) <= 60
+        stats = client.info("commandstats")
+        assert stats["cmdstat_set"]["calls"] == 2
+        assert not {"cmdstat_multi", "cmdstat_mset", "cmdstat_expire"} & set(stats)
+        cache.set_many({"gone": "new"}, 0)
+        assert cache.get("gone") is None
+        cache.set_many({"kept": 1}, None)
+        assert client.ttl(cache.make_and_validate_key("kept")) == -1
+        assert cache.get("kept") == 1

@@ -170,3 +170,33 @@ async def test_while_probed_the_process_checks_on_its_own(monkeypatch):
     await asyncio.sleep(0.2)
     assert checks.runs == runs  # stopped
     assert app.readiness.refresher is None
+
+
+@pytest.mark.asyncio
+async def test_after_a_slow_check_a_probe_does_not_wait_until_a_check_is_quick_again(
+    monkeypatch,
+):
+    """A slow check says the machine is busy: the next probe gets the last answer (at most
+    MAX_AGE old) at once, not after PATIENCE, while its own check starts; once a check is
+    quick again, probes wait for fresh ones."""
+    checks = SlowChecks(seconds=0.05)
+    monkeypatch.setattr("config.health._readiness_apart", checks)
+    monkeypatch.setattr("config.health.PATIENCE", 0.03)
+    monkeypatch.setattr("config.health.REFRESH", 60.0)  # no check of its own in between
+    app = HealthChecks(Downstream())
+    status, headers, _ = await request(app, "/healthz")  # nothing to fall back on: waits
+    assert status == 200 and b"x-checked-ms-ago" not in headers
+    assert app.readiness.slow
+
+    checks.state, checks.seconds = "down", 0.0
+    started = time.perf_counter()
+    status, headers, body = await request(app, "/healthz")
+    assert time.perf_counter() - started < 0.03  # did not wait PATIENCE for the quick check
+    assert (status, json.loads(body)) == (200, {"database": "up"})
+    assert b"x-checked-ms-ago" in headers
+
+    await asyncio.sleep(0.05)  # the check that probe started has ended, quickly
+    assert checks.runs == 2 and not app.readiness.slow
+    status, headers, body = await request(app, "/healthz")
+    assert (status, json.loads(body)) == (503, {"database": "down"})
+    assert b"x-checked-ms-ago" not in headers  # quick again: a fresh answer
