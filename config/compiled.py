@@ -22,17 +22,22 @@ sampled, for three one-row UPDATEs. `save_fields(instance, fields)` runs the sam
 its SQL written once per model and fields, the values prepared by the fields themselves
 (`pre_save`, so `auto_now` still stamps; `get_db_prep_save`). It sends no `pre_save` or
 `post_save` signal: while a receiver listens for the model, it calls `Model.save` instead.
+
+A `CompiledUpdate` does the same for a `queryset.update(...)` that runs often with other
+values, such as the inbox's settling of a seat's turn notices after every move (85% of its
+0.6 ms was building and compiling the query).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
 from django.db import DatabaseError, connections, router
-from django.db.models import Field, Model, QuerySet, signals
+from django.db.models import Field, Model, QuerySet, signals, sql
 from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
 from django.db.transaction import TransactionManagementError
 
@@ -221,3 +226,82 @@ def _update_sql(
     assignments = ", ".join(f"{quote(str(field.column))} = %s" for field in targets)
     pk = quote(str(meta.pk.column))  # type: ignore[union-attr]
     return f"UPDATE {table} SET {assignments} WHERE {table}.{pk} = %s", tuple(targets)
+
+
+# --- UPDATE ... WHERE ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _CompiledUpdate:
+    alias: str
+    sql: str
+    params: tuple[Any, ...]
+    slots: tuple[tuple[int, bool], ...]  # for each value: where it goes, and is it a datetime
+
+
+class CompiledUpdate:
+    """`build(*values)` returns `(queryset, changes)`; calling it with the values runs
+    `queryset.update(**changes)` and returns how many rows it updated, its SQL compiled once.
+
+    As for `CompiledQuery`, each value must be one parameter of the SQL (equality filters,
+    `lte` and the like, the new values), and `build` must give the same SQL whatever the
+    values: a number, a string or an aware datetime each. A datetime is put in as the
+    database takes it (`adapt_datetimefield_value`), as the ORM does. The rows updated get
+    no signal, as with `QuerySet.update`.
+    """
+
+    def __init__(self, build: Callable[..., tuple[QuerySet[Any], dict[str, Any]]]) -> None:
+        self.build = build
+        self._compiled: _CompiledUpdate | None = None
+
+    def __call__(self, *values: Any) -> int:
+        compiled = self._compiled or self._compile(values)
+        connection = connections[compiled.alias]
+        params = list(compiled.params)
+        for (position, is_datetime), value in zip(compiled.slots, values, strict=True):
+            if is_datetime != isinstance(value, dt.datetime):
+                raise TypeError(f"A {type(value).__name__} where it was compiled for another.")
+            params[position] = (
+                connection.ops.adapt_datetimefield_value(value) if is_datetime else value
+            )
+        with connection.cursor() as cursor:
+            cursor.execute(compiled.sql, params)
+            return cursor.rowcount
+
+    def _compile(self, values: tuple[Any, ...]) -> _CompiledUpdate:
+        stand_ins = [_stand_in(index, value) for index, value in enumerate(values)]
+        queryset, changes = self.build(*stand_ins)
+        query = queryset.query.chain(sql.UpdateQuery)
+        query.add_update_values(changes)  # type: ignore[attr-defined]
+        if query.related_updates or query.annotations:  # type: ignore[attr-defined]
+            raise ValueError("A compiled update takes no annotations and no parent models.")
+        compiler = query.get_compiler(using=queryset.db)
+        sql_text, params = compiler.as_sql()
+        connection = connections[queryset.db]
+        slots = []
+        for stand_in in stand_ins:
+            is_datetime = isinstance(stand_in, dt.datetime)
+            forms = [stand_in]
+            if is_datetime:
+                forms.append(connection.ops.adapt_datetimefield_value(stand_in))
+            found = [index for index, param in enumerate(params) if param in forms]
+            if len(found) != 1:
+                raise ValueError(f"Each value must be one parameter of the SQL: {sql_text}")
+            slots.append((found[0], is_datetime))
+        self._compiled = _CompiledUpdate(queryset.db, sql_text, tuple(params), tuple(slots))
+        return self._compiled
+
+
+def _stand_in(index: int, value: Any) -> Any:
+    """A value no row has, of `value`'s kind, told apart from the others by `index`."""
+    if isinstance(value, bool) or value is None:
+        raise TypeError("A compiled update takes numbers, strings and datetimes.")
+    if isinstance(value, int):  # never run: in the range of every integer field (Django
+        return 32_000 + index  # finds a value out of a field's range matches nothing)
+    if isinstance(value, str):
+        return f"\x00stand-in {index}"
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is None:
+            raise TypeError("A compiled update takes aware datetimes only.")
+        return dt.datetime(1901, 2, 3, 4, 5, 6, index + 1, tzinfo=dt.UTC)
+    raise TypeError("A compiled update takes numbers, strings and datetimes.")

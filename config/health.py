@@ -24,9 +24,11 @@ machine with a core to spare. When both cores are saturated the check's few roun
 each wait for the GIL behind the moves (measured: p99 91-154 ms at saturation, against
 26 ms for liveness), so a probe that would wait longer gets the last check's answer
 instead, if that is at most `MAX_AGE` old, with its age in the `X-Checked-Ms-Ago` header;
-the fresh check goes on, and the next probe gets it. Once a check has taken longer than
-`PATIENCE`, the next probe does not wait at all: it gets the last answer (if that recent)
-while its own check starts, until a check is quick again. While probes come, each process
+the fresh check goes on, and the next probe gets it. Once a check that found everything
+up has taken longer than `PATIENCE` (the machine is busy), the next probe does not wait at
+all: it gets the last answer (if that recent) while its own check starts, until a check is
+quick again; after a check that found something down, probes wait as above, so the end of
+an outage shows at once. While probes come, each process
 checks once every `REFRESH` on its own (one `SELECT 1` and one PING a second), so a
 change in a dependency shows within about two seconds even under load, and at once
 otherwise. With no answer that recent, a probe waits for its check, however long.
@@ -234,7 +236,7 @@ class _Readiness:
         self.running: asyncio.Future[Answer] | None = None
         self.last: tuple[Answer, float] | None = None  # the answer, and when its check ended
         self.started = 0.0  # when the check under way started
-        self.slow = False  # the last check took longer than PATIENCE
+        self.slow = False  # the last check took longer than PATIENCE, and found nothing down
         self.probed = 0.0  # when the last probe came
         self.refresher: asyncio.Task[None] | None = None
 
@@ -279,8 +281,11 @@ class _Readiness:
             self.running = None
         if not check.cancelled() and check.exception() is None:
             ended = time.monotonic()
-            self.last = (check.result(), ended)
-            self.slow = ended - self.started > PATIENCE
+            answer = check.result()
+            self.last = (answer, ended)
+            # Slow because the machine is busy, not because a dependency timed out: after
+            # an outage the next probe waits (PATIENCE) for the news that it is over.
+            self.slow = ended - self.started > PATIENCE and "down" not in answer[0].values()
 
     async def _keep_fresh(self) -> None:
         """Checks every REFRESH while probes come, so the last answer stays recent."""

@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.utils.timesince import timeuntil
 
 from config.celery_app import task_send
+from config.compiled import CompiledUpdate
 from games import presence
 from games.models import Match, Seat
 from games.selectors import is_against_ai_only, is_solo
@@ -321,17 +322,24 @@ def turn_notifications_settle(
     *, user_id: int, match_id: int, until: dt.datetime | None = None
 ) -> int:
     """My turn in that match is over: its "your turn" and "running late" notices (those
-    made `until` then: not those of a turn begun since) are no longer news, so they stop
-    counting as unread."""
-    notices = Notification.objects.filter(
-        user_id=user_id,
-        match_id=match_id,
-        kind__in=[Notification.Kind.TURN, Notification.Kind.LATE],
-        read_at__isnull=True,
+    made `until` then, or until now: not those of a turn begun since) are no longer news,
+    so they stop counting as unread. Runs after every move: its SQL is compiled once."""
+    now = timezone.now()
+    return _TURN_NOTICES_SETTLE(user_id, match_id, until or now, now)
+
+
+_TURN_NOTICES_SETTLE = CompiledUpdate(
+    lambda user_id, match_id, until, now: (
+        Notification.objects.filter(
+            user_id=user_id,
+            match_id=match_id,
+            kind__in=[Notification.Kind.TURN, Notification.Kind.LATE],
+            read_at__isnull=True,
+            created__lte=until,
+        ),
+        {"read_at": now},
     )
-    if until is not None:
-        notices = notices.filter(created__lte=until)
-    return notices.update(read_at=timezone.now())
+)
 
 
 # --- reminders ---------------------------------------------------------------------------------

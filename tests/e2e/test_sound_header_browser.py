@@ -79,6 +79,10 @@ def test_the_phone_header_is_one_row_and_the_sound_is_the_players(
         page.locator("select[name=game]").select_option("dogblade")
         page.get_by_test_id("create-match").click()  # the AI is the default opponent
         page.wait_for_url(MATCH_URL)
+        # The deal decides who opens: when it is the AI, its move may reach this page as a
+        # push (with its cues). Once it is our turn nothing else comes: open the page anew.
+        expect(player.testid("turn-banner")).to_contain_text("Your turn")
+        page.reload()
         page.evaluate("document.getElementById('board').scrollIntoView()")
         page.evaluate("window.scrollBy(0, 40)")
         covered = page.evaluate(

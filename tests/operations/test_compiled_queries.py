@@ -172,3 +172,62 @@ def test_save_fields_sends_the_signals_through_save_while_someone_listens(match)
         signals.post_save.disconnect(listener, sender=Match)
     assert heard == [(Match, match.pk, ("ply",))]
     assert Match.objects.get(pk=match.pk).ply == 3
+
+
+# --- CompiledUpdate: an UPDATE ... WHERE run often, compiled once ---------------------------
+
+
+def _seat_update():
+    from config.compiled import CompiledUpdate
+
+    return CompiledUpdate(
+        lambda match_id, index, before, bank, started: (
+            Seat.objects.filter(match_id=match_id, index=index, joined__lte=before),
+            {"bank_seconds": bank, "turn_started": started},
+        )
+    )
+
+
+def test_a_compiled_update_writes_what_the_orm_writes_and_counts_the_rows(
+    match, make_user, django_assert_num_queries
+):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    other = services.match_create(creator=make_user(), game_slug="dogblade", opponent="open")
+    update = _seat_update()
+    now = timezone.now().replace(microsecond=123456)
+    later = now + dt.timedelta(hours=1)
+    with django_assert_num_queries(1):
+        assert update(match.pk, 1, later, 42, now) == 1
+    with django_assert_num_queries(1):  # compiled once: the same SQL, other values
+        assert update(match.pk, 0, later, 43, later) == 1
+    assert update(match.pk, 0, now - dt.timedelta(days=1), 44, now) == 0  # joined since
+    assert update(10**9, 0, later, 45, now) == 0  # no such match
+    seats = {seat.index: seat for seat in Seat.objects.filter(match=match)}
+    assert (seats[1].bank_seconds, seats[1].turn_started) == (42, now)
+    assert (seats[0].bank_seconds, seats[0].turn_started) == (43, later)
+    untouched = Seat.objects.get(match=other, index=0)
+    assert untouched.bank_seconds not in (42, 43, 44, 45)
+
+
+def test_a_compiled_update_refuses_what_it_cannot_put_in_its_place(match):
+    from django.utils import timezone
+
+    from config.compiled import CompiledUpdate
+
+    update = _seat_update()
+    now = timezone.now()
+    with pytest.raises(TypeError, match="aware"):
+        update(match.pk, 0, now.replace(tzinfo=None), 1, now)
+    with pytest.raises(TypeError, match="numbers, strings and datetimes"):
+        update(match.pk, 0, now, None, now)
+    update(match.pk, 0, now, 1, now)
+    with pytest.raises(TypeError, match="compiled for another"):
+        update(match.pk, 0, 7, 1, now)  # a number where a datetime was compiled
+    twice = CompiledUpdate(
+        lambda ply: (Match.objects.filter(ply=ply), {"ply": ply})  # one value, two places
+    )
+    with pytest.raises(ValueError, match="one parameter"):
+        twice(3)

@@ -200,3 +200,24 @@ async def test_after_a_slow_check_a_probe_does_not_wait_until_a_check_is_quick_a
     status, headers, body = await request(app, "/healthz")
     assert (status, json.loads(body)) == (503, {"database": "down"})
     assert b"x-checked-ms-ago" not in headers  # quick again: a fresh answer
+
+
+@pytest.mark.asyncio
+async def test_after_a_slow_check_that_found_something_down_a_probe_waits_for_the_news(
+    monkeypatch,
+):
+    """A check slowed by a dependency timing out is not the machine being busy: once the
+    outage is over, the next probe gets the fresh "up", not the last "down"."""
+    checks = SlowChecks(seconds=0.05)
+    checks.state = "down"
+    monkeypatch.setattr("config.health._readiness_apart", checks)
+    monkeypatch.setattr("config.health.PATIENCE", 0.03)
+    monkeypatch.setattr("config.health.REFRESH", 60.0)
+    app = HealthChecks(Downstream())
+    assert (await request(app, "/healthz"))[0] == 503
+    assert not app.readiness.slow
+
+    checks.state, checks.seconds = "up", 0.0
+    status, headers, body = await request(app, "/healthz")
+    assert (status, json.loads(body)) == (200, {"database": "up"})
+    assert b"x-checked-ms-ago" not in headers
