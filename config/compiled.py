@@ -23,9 +23,10 @@ its SQL written once per model and fields, the values prepared by the fields the
 (`pre_save`, so `auto_now` still stamps; `get_db_prep_save`). It sends no `pre_save` or
 `post_save` signal: while a receiver listens for the model, it calls `Model.save` instead.
 
-A `CompiledUpdate` does the same for a `queryset.update(...)` that runs often with other
-values, such as the inbox's settling of a seat's turn notices after every move (85% of its
-0.6 ms was building and compiling the query).
+`insert_row(instance)` does the same for the move's INSERT, and a `CompiledUpdate` for a
+`queryset.update(...)` that runs often with other values, such as the inbox's settling of a
+seat's turn notices after every move (85% of its 0.6 ms was building and compiling the
+query).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
-from django.db import DatabaseError, connections, router
+from django.db import DatabaseError, connections, router, transaction
 from django.db.models import Field, Model, QuerySet, signals, sql
 from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
 from django.db.transaction import TransactionManagementError
@@ -226,6 +227,62 @@ def _update_sql(
     assignments = ", ".join(f"{quote(str(field.column))} = %s" for field in targets)
     pk = quote(str(meta.pk.column))  # type: ignore[union-attr]
     return f"UPDATE {table} SET {assignments} WHERE {table}.{pk} = %s", tuple(targets)
+
+
+_inserts: dict[tuple[type[Model], str], tuple[str, tuple[Any, ...], bool]] = {}
+
+
+def insert_row(instance: Model) -> None:
+    """`instance.save()` for a new row whose primary key the database picks (the move's
+    `Move`), its INSERT written once per model; the key is read back into `instance`.
+
+    Every concrete field is written, as its own `pre_save` gives it (so `auto_now_add`
+    stamps) and `get_db_prep_save` prepares it. A unique constraint's violation raises
+    Django's `IntegrityError`, as `save()` does. While a `pre_save` / `post_save` receiver
+    listens for the model, it calls `Model.save` instead."""
+    model = type(instance)
+    if signals.pre_save.has_listeners(model) or signals.post_save.has_listeners(model):
+        instance.save(force_insert=True)
+        return
+    alias = router.db_for_write(model, instance=instance)
+    compiled = _inserts.get((model, alias))
+    if compiled is None:
+        compiled = _inserts.setdefault((model, alias), _insert_sql(model, alias))
+    sql_text, targets, returning = compiled
+    connection = connections[alias]
+    params = [
+        field.get_db_prep_save(field.pre_save(instance, True), connection) for field in targets
+    ]
+    meta = model._meta
+    # As `save()`: an error inside an atomic block marks it for rollback.
+    with transaction.mark_for_rollback_on_error(alias), connection.cursor() as cursor:
+        cursor.execute(sql_text, params)
+        if returning:
+            pk = cursor.fetchone()[0]
+        else:
+            pk = connection.ops.last_insert_id(cursor, meta.db_table, meta.pk.column)  # type: ignore[union-attr]
+    instance.pk = pk
+    instance._state.adding = False
+    instance._state.db = alias
+
+
+def _insert_sql(model: type[Model], alias: str) -> tuple[str, tuple[Any, ...], bool]:
+    connection = connections[alias]
+    quote = connection.ops.quote_name
+    meta = model._meta
+    if meta.auto_field is None or meta.parents:
+        raise ValueError("insert_row adds rows of a model with an automatic key, no parents.")
+    targets = [field for field in meta.local_concrete_fields if field is not meta.auto_field]
+    for field in targets:
+        if field.column is None or hasattr(field, "get_placeholder"):
+            raise ValueError(f"insert_row writes plain columns only, not {field.name!r}.")
+    columns = ", ".join(quote(str(field.column)) for field in targets)
+    values = ", ".join("%s" for _ in targets)
+    sql_text = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({values})"
+    returning = bool(connection.features.can_return_columns_from_insert)
+    if returning:
+        sql_text += f" RETURNING {quote(str(meta.auto_field.column))}"
+    return sql_text, tuple(targets), returning
 
 
 # --- UPDATE ... WHERE ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config import metrics
-from config.compiled import save_fields
+from config.compiled import insert_row, save_fields
 from games import effects, replay, selectors
 from games.boards import tutorial_for
 from games.boards.tutorial import CONCEDE, LOSING_MOVE, REFUSE
@@ -147,8 +147,8 @@ def _append(match: Match, seat: Seat, move: Any, *, user: Any, move_id: str | No
         raise InvalidMove(error.message) from None
     ply = match.ply
     try:
-        Move.objects.create(
-            match=match, ply=ply, seat=seat.index, payload=move, move_id=move_id, user=user
+        insert_row(
+            Move(match=match, ply=ply, seat=seat.index, payload=move, move_id=move_id, user=user)
         )
     except IntegrityError as error:
         if "move_id" in str(error) or "move_unique_client_id" in str(error):

@@ -231,3 +231,49 @@ def test_a_compiled_update_refuses_what_it_cannot_put_in_its_place(match):
     )
     with pytest.raises(ValueError, match="one parameter"):
         twice(3)
+
+
+# --- insert_row: the move's INSERT, written once ----------------------------------------------
+
+
+def test_insert_row_writes_what_save_writes_and_reads_the_key_back(
+    match, django_assert_num_queries
+):
+    from django.db import IntegrityError
+
+    from config.compiled import insert_row
+    from games.models import Move
+
+    seat = Seat.objects.get(match=match, index=0)
+    ours = Move(match=match, ply=50, seat=0, payload={"type": "attack"}, move_id="m50")
+    ours.user_id = seat.user_id
+    with django_assert_num_queries(1):
+        insert_row(ours)
+    theirs = Move.objects.create(match=match, ply=51, seat=1, payload={"n": [1, "two"]})
+    assert ours.pk is not None and ours.pk != theirs.pk
+    assert ours.created is not None  # auto_now_add stamps, as save() does
+    row = Move.objects.get(pk=ours.pk)
+    assert fields(row) == fields(ours)
+    assert not ours._state.adding
+    with pytest.raises(IntegrityError), transaction.atomic():
+        insert_row(Move(match=match, ply=50, seat=1, payload={}))  # (match, ply) is unique
+    assert Move.objects.filter(match=match, ply=50).count() == 1
+
+
+def test_insert_row_sends_the_signals_through_save_while_someone_listens(match):
+    from django.db.models import signals
+
+    from config.compiled import insert_row
+    from games.models import Move
+
+    heard = []
+
+    def listener(sender, instance, created, **kwargs):
+        heard.append((sender, instance.ply, created))
+
+    signals.post_save.connect(listener, sender=Move)
+    try:
+        insert_row(Move(match=match, ply=60, seat=0, payload={}))
+    finally:
+        signals.post_save.disconnect(listener, sender=Move)
+    assert heard == [(Move, 60, True)]
