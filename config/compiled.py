@@ -321,7 +321,8 @@ class CompiledUpdate:
             params[position] = (
                 connection.ops.adapt_datetimefield_value(value) if is_datetime else value
             )
-        with connection.cursor() as cursor:
+        # As `QuerySet.update`: an error inside an atomic block marks it for rollback.
+        with transaction.mark_for_rollback_on_error(compiled.alias), connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)
             return cursor.rowcount
 
@@ -350,11 +351,12 @@ class CompiledUpdate:
 
 
 def _stand_in(index: int, value: Any) -> Any:
-    """A value no row has, of `value`'s kind, told apart from the others by `index`."""
+    """A value of `value`'s kind, told apart from the others by `index`, to find where each
+    value goes among the compiled SQL's parameters (never run against the database)."""
     if isinstance(value, bool) or value is None:
         raise TypeError("A compiled update takes numbers, strings and datetimes.")
-    if isinstance(value, int):  # never run: in the range of every integer field (Django
-        return 32_000 + index  # finds a value out of a field's range matches nothing)
+    if isinstance(value, int):  # in the range of every integer field: Django compiles a
+        return 32_000 + index  # value out of its field's range to a match of nothing
     if isinstance(value, str):
         return f"\x00stand-in {index}"
     if isinstance(value, dt.datetime):
