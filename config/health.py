@@ -28,10 +28,10 @@ the fresh check goes on, and the next probe gets it. Once a check that found eve
 up has taken longer than `PATIENCE` (the machine is busy), the next probe does not wait at
 all: it gets the last answer (if that recent) while its own check starts, until a check is
 quick again; after a check that found something down, probes wait as above, so the end of
-an outage shows at once. While probes come, each process
-checks once every `REFRESH` on its own (one `SELECT 1` and one PING a second), so a
-change in a dependency shows within about two seconds even under load, and at once
-otherwise. With no answer that recent, a probe waits for its check, however long.
+an outage shows at once. While probes come, each process checks once every `REFRESH` on
+its own (one `SELECT 1` and one PING a second), so a change in a dependency shows within
+about two seconds even under load, and at once otherwise. With no answer that recent, a
+probe waits for its check, however long.
 """
 
 from __future__ import annotations
@@ -252,12 +252,14 @@ class _Readiness:
         if self.refresher is None:
             self.refresher = loop.create_task(self._keep_fresh())
         check = self._check()
-        if not self.slow or (recent := self._recent()) is None:
-            done, _ = await asyncio.wait({check}, timeout=PATIENCE)
-            if done or (recent := self._recent()) is None:
-                report, status = await asyncio.shield(check)
-                return report, status, 0.0
-        return recent
+        recent = self._recent()
+        if recent is not None and self.slow:
+            return recent  # the machine is busy: the fresh check would keep this probe waiting
+        done, _ = await asyncio.wait({check}, timeout=PATIENCE)
+        if not done and (recent := self._recent()) is not None:
+            return recent
+        report, status = await asyncio.shield(check)
+        return report, status, 0.0
 
     def _recent(self) -> tuple[dict[str, str], int, float] | None:
         """The last answer with its age, if at most MAX_AGE old."""
