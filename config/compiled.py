@@ -12,7 +12,9 @@ included, by the ORM's own steps (the compiler's converters and related populato
 `QuerySet` iteration does.
 
 Only for a queryset whose values are plain parameters of its SQL, each once: equality
-filters such as `filter(pk=value)` or `filter(match_id=value)`. Compiling checks it. The
+filters such as `filter(pk=value)` or `filter(match_id=value)`, and the like. Compiling
+checks it. A value is a number, a string or an aware datetime (put in as the database takes
+it, as the ORM does); `CompiledUpdate` below finds and fills them the same way. The
 SQL of a `select_for_update()` queryset is compiled inside a transaction, and each call
 checks that it runs inside one, as Django does.
 
@@ -33,7 +35,8 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
@@ -44,16 +47,13 @@ from django.db.transaction import TransactionManagementError
 
 M = TypeVar("M", bound=Model)
 
-# Stand-ins for the values a query filters on while it is compiled: numbers no row has.
-_STAND_INS = (-918_273_645, -918_273_646, -918_273_647)
-
 
 @dataclass(frozen=True)
 class _Compiled:
     alias: str  # the database
     sql: str
     params: tuple[Any, ...]
-    positions: tuple[int, ...]  # where each value goes in params
+    slots: tuple[tuple[int, bool], ...]  # each value's place in params, and is it a datetime
     converters: tuple[tuple[int, tuple[Any, ...], Any], ...]  # (column, functions, expression)
     model: type[Model]
     fields: tuple[int, int]  # the model's own columns in a row: [start, end)
@@ -84,16 +84,14 @@ class CompiledQuery(Generic[M]):
         variant = self.variant()
         compiled = self._compiled.get(variant)
         if compiled is None:
-            compiled = self._compile(len(values), variant)
+            compiled = self._compile(values, variant)
         alias = compiled.alias
         connection = connections[alias]
         if compiled.for_update and connection.get_autocommit():
             raise TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction."
             )
-        params = list(compiled.params)
-        for position, value in zip(compiled.positions, values, strict=True):
-            params[position] = value
+        params = _put(compiled.params, compiled.slots, values, connection)
         with connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)
             rows = cursor.fetchall()
@@ -108,19 +106,14 @@ class CompiledQuery(Generic[M]):
             objects.append(obj)
         return objects
 
-    def _compile(self, count: int, variant: Hashable) -> _Compiled:
-        queryset = self.build(*_STAND_INS[:count])
+    def _compile(self, values: tuple[Any, ...], variant: Hashable) -> _Compiled:
+        stand_ins = _stand_ins(values)
+        queryset = self.build(*stand_ins)
         query = queryset.query
         if query.annotation_select or queryset._prefetch_related_lookups:  # type: ignore[attr-defined]
             raise ValueError("A compiled query takes no annotations and no prefetches.")
         compiler = query.get_compiler(using=queryset.db)
         sql, params = compiler.as_sql()
-        positions = []
-        for stand_in in _STAND_INS[:count]:
-            found = [index for index, param in enumerate(params) if param == stand_in]
-            if len(found) != 1:
-                raise ValueError(f"Each value must be one parameter of the SQL: {sql}")
-            positions.append(found[0])
         klass_info = compiler.klass_info
         select_fields = klass_info["select_fields"]
         start, end = select_fields[0], select_fields[-1] + 1
@@ -128,7 +121,7 @@ class CompiledQuery(Generic[M]):
             alias=queryset.db,
             sql=sql,
             params=tuple(params),
-            positions=tuple(positions),
+            slots=_slots(sql, params, stand_ins, connections[queryset.db]),
             converters=tuple(
                 (column, tuple(functions), expression)
                 for column, (functions, expression) in compiler.get_converters(
@@ -182,7 +175,7 @@ def save_fields(instance: Model, fields: tuple[str, ...]) -> None:
     Only plain columns (no field with a placeholder of its own, such as a geometry). Raises
     `DatabaseError` when no row was updated, as `Model.save` does."""
     model = type(instance)
-    if signals.pre_save.has_listeners(model) or signals.post_save.has_listeners(model):
+    if _listened(model):
         instance.save(update_fields=fields)
         return
     alias = router.db_for_write(model, instance=instance)
@@ -196,7 +189,7 @@ def save_fields(instance: Model, fields: tuple[str, ...]) -> None:
         field.get_db_prep_save(field.pre_save(instance, False), connection) for field in targets
     ]
     params.append(instance.pk)
-    with connection.cursor() as cursor:
+    with _cursor(alias) as cursor:
         cursor.execute(sql, params)
         updated = cursor.rowcount
     if updated == 0:
@@ -218,8 +211,7 @@ def _update_sql(
             not isinstance(field, Field)
             or not field.concrete
             or field.primary_key
-            or field.column is None
-            or hasattr(field, "get_placeholder")
+            or not _is_plain(field)
         ):
             raise ValueError(f"save_fields writes plain columns only, not {name!r}.")
         targets.append(field)
@@ -241,7 +233,7 @@ def insert_row(instance: Model) -> None:
     Django's `IntegrityError`, as `save()` does. While a `pre_save` / `post_save` receiver
     listens for the model, it calls `Model.save` instead."""
     model = type(instance)
-    if signals.pre_save.has_listeners(model) or signals.post_save.has_listeners(model):
+    if _listened(model):
         instance.save(force_insert=True)
         return
     alias = router.db_for_write(model, instance=instance)
@@ -254,8 +246,7 @@ def insert_row(instance: Model) -> None:
         field.get_db_prep_save(field.pre_save(instance, True), connection) for field in targets
     ]
     meta = model._meta
-    # As `save()`: an error inside an atomic block marks it for rollback.
-    with transaction.mark_for_rollback_on_error(alias), connection.cursor() as cursor:
+    with _cursor(alias) as cursor:
         cursor.execute(sql_text, params)
         if returning:
             pk = cursor.fetchone()[0]
@@ -274,7 +265,7 @@ def _insert_sql(model: type[Model], alias: str) -> tuple[str, tuple[Any, ...], b
         raise ValueError("insert_row adds rows of a model with an automatic key, no parents.")
     targets = [field for field in meta.local_concrete_fields if field is not meta.auto_field]
     for field in targets:
-        if field.column is None or hasattr(field, "get_placeholder"):
+        if not _is_plain(field):
             raise ValueError(f"insert_row writes plain columns only, not {field.name!r}.")
     columns = ", ".join(quote(str(field.column)) for field in targets)
     values = ", ".join("%s" for _ in targets)
@@ -313,21 +304,13 @@ class CompiledUpdate:
 
     def __call__(self, *values: Any) -> int:
         compiled = self._compiled or self._compile(values)
-        connection = connections[compiled.alias]
-        params = list(compiled.params)
-        for (position, is_datetime), value in zip(compiled.slots, values, strict=True):
-            if is_datetime != isinstance(value, dt.datetime):
-                raise TypeError(f"A {type(value).__name__} where it was compiled for another.")
-            params[position] = (
-                connection.ops.adapt_datetimefield_value(value) if is_datetime else value
-            )
-        # As `QuerySet.update`: an error inside an atomic block marks it for rollback.
-        with transaction.mark_for_rollback_on_error(compiled.alias), connection.cursor() as cursor:
+        params = _put(compiled.params, compiled.slots, values, connections[compiled.alias])
+        with _cursor(compiled.alias) as cursor:
             cursor.execute(compiled.sql, params)
             return cursor.rowcount
 
     def _compile(self, values: tuple[Any, ...]) -> _CompiledUpdate:
-        stand_ins = [_stand_in(index, value) for index, value in enumerate(values)]
+        stand_ins = _stand_ins(values)
         queryset, changes = self.build(*stand_ins)
         query = queryset.query.chain(sql.UpdateQuery)
         query.add_update_values(changes)  # type: ignore[attr-defined]
@@ -335,32 +318,77 @@ class CompiledUpdate:
             raise ValueError("A compiled update takes no annotations and no parent models.")
         compiler = query.get_compiler(using=queryset.db)
         sql_text, params = compiler.as_sql()
-        connection = connections[queryset.db]
-        slots = []
-        for stand_in in stand_ins:
-            is_datetime = isinstance(stand_in, dt.datetime)
-            forms = [stand_in]
-            if is_datetime:
-                forms.append(connection.ops.adapt_datetimefield_value(stand_in))
-            found = [index for index, param in enumerate(params) if param in forms]
-            if len(found) != 1:
-                raise ValueError(f"Each value must be one parameter of the SQL: {sql_text}")
-            slots.append((found[0], is_datetime))
-        self._compiled = _CompiledUpdate(queryset.db, sql_text, tuple(params), tuple(slots))
+        slots = _slots(sql_text, params, stand_ins, connections[queryset.db])
+        self._compiled = _CompiledUpdate(queryset.db, sql_text, tuple(params), slots)
         return self._compiled
+
+
+# --- what compiled queries and updates share ----------------------------------------------------
+
+
+def _listened(model: type[Model]) -> bool:
+    """Does a `pre_save` or `post_save` receiver listen for `model` (then `Model.save`)?"""
+    return signals.pre_save.has_listeners(model) or signals.post_save.has_listeners(model)
+
+
+def _is_plain(field: Any) -> bool:
+    """A column written with a plain `%s` (not, say, a geometry with its own placeholder)."""
+    return field.column is not None and not hasattr(field, "get_placeholder")
+
+
+@contextmanager
+def _cursor(alias: str) -> Iterator[Any]:
+    """A cursor for a write: as `save()` and `QuerySet.update` do, an error inside an atomic
+    block marks it for rollback."""
+    with transaction.mark_for_rollback_on_error(alias), connections[alias].cursor() as cursor:
+        yield cursor
+
+
+def _stand_ins(values: tuple[Any, ...]) -> list[Any]:
+    return [_stand_in(index, value) for index, value in enumerate(values)]
+
+
+def _slots(
+    sql_text: str, params: Any, stand_ins: list[Any], connection: Any
+) -> tuple[tuple[int, bool], ...]:
+    """Where each stand-in went among the compiled SQL's parameters (as the database takes
+    it: a datetime adapted), and whether it is a datetime. Each must be one parameter."""
+    slots = []
+    for stand_in in stand_ins:
+        is_datetime = isinstance(stand_in, dt.datetime)
+        forms = [stand_in]
+        if is_datetime:
+            forms.append(connection.ops.adapt_datetimefield_value(stand_in))
+        found = [index for index, param in enumerate(params) if param in forms]
+        if len(found) != 1:
+            raise ValueError(f"Each value must be one parameter of the SQL: {sql_text}")
+        slots.append((found[0], is_datetime))
+    return tuple(slots)
+
+
+def _put(
+    params: tuple[Any, ...], slots: tuple[tuple[int, bool], ...], values: Any, connection: Any
+) -> list[Any]:
+    """The compiled parameters with each call's value in its place."""
+    filled = list(params)
+    for (position, is_datetime), value in zip(slots, values, strict=True):
+        if is_datetime != isinstance(value, dt.datetime):
+            raise TypeError(f"A {type(value).__name__} where it was compiled for another.")
+        filled[position] = connection.ops.adapt_datetimefield_value(value) if is_datetime else value
+    return filled
 
 
 def _stand_in(index: int, value: Any) -> Any:
     """A value of `value`'s kind, told apart from the others by `index`, to find where each
     value goes among the compiled SQL's parameters (never run against the database)."""
     if isinstance(value, bool) or value is None:
-        raise TypeError("A compiled update takes numbers, strings and datetimes.")
+        raise TypeError("A compiled query takes numbers, strings and datetimes.")
     if isinstance(value, int):  # in the range of every integer field: Django compiles a
         return 32_000 + index  # value out of its field's range to a match of nothing
     if isinstance(value, str):
         return f"\x00stand-in {index}"
     if isinstance(value, dt.datetime):
         if value.tzinfo is None:
-            raise TypeError("A compiled update takes aware datetimes only.")
+            raise TypeError("A compiled query takes aware datetimes only.")
         return dt.datetime(1901, 2, 3, 4, 5, 6, index + 1, tzinfo=dt.UTC)
-    raise TypeError("A compiled update takes numbers, strings and datetimes.")
+    raise TypeError("A compiled query takes numbers, strings and datetimes.")
