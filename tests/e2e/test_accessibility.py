@@ -333,6 +333,11 @@ def from_the_top(player: Player) -> None:
     player.page.evaluate("document.activeElement?.blur()")
 
 
+# No preview of the action bar asked for, being swapped in or settling (htmx's classes).
+PREVIEW_SETTLED_JS = """() => !document.querySelector(
+  '#board .htmx-request, #board .htmx-swapping, #board .htmx-settling')"""
+
+
 def keyboard_move(player: Player, testid: str, *, back: bool = False, key: str = "Enter") -> None:
     """Reach the control `testid` with Tab (Shift+Tab with `back`), press `key`, and wait
     until the board has moved on and it is my turn again (or the match is over)."""
@@ -464,6 +469,9 @@ def test_haymaker_with_the_keyboard_alone(player: Player) -> None:
             expect(player.board).to_have_attribute("data-ply", str(ply_now))
         action = player.testid(f"action-{step.move['type']}")
         expect(action).to_be_enabled()  # the preview agrees: a legal move
+        # The last pick's preview may still be swapping the action bar in: a button focused
+        # before that swap is gone from the page, and Enter on it would do nothing.
+        page.wait_for_function(PREVIEW_SETTLED_JS)
         keyboard_move(player, f"action-{step.move['type']}")
     for _step in range(8):  # off the script: the AI plays on; take a hit when I defend
         my_turn(player)
