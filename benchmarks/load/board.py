@@ -4,10 +4,17 @@ Dog Blade has one legal move at a time; the board of the seat to act carries it 
 (`templates/games/dogblade/board.html`): hidden `ply` and `move_id`, the CSRF token, and a
 submit button `name="move"` whose value is the move's JSON. `parse_move_form` finds that
 form, so the generator posts exactly what the button would.
+
+The generator shares the server's two cores, so reading a board must cost little: only the
+board's `<form>` elements go through the parser (forms do not nest, and a board has no
+script that writes one), and each board is read once (a pair asks for the form of both
+seats' boards at every step). Reading the whole 10-20 KB board with `HTMLParser` took about
+2 ms, three times a move: most of the generator's CPU (docs/benchmarks.md, thirteenth pass).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -72,10 +79,17 @@ class _FormReader(HTMLParser):
             self._action = None
 
 
+_FORM = re.compile(r"<form\b.*?</form\s*>", re.IGNORECASE | re.DOTALL)
+
+
+@functools.lru_cache(maxsize=1024)
 def parse_move_form(html: str) -> MoveForm | None:
     """The board's first move form with a live submit button, or None (not my turn)."""
     reader = _FormReader()
-    reader.feed(html)
+    for form in _FORM.finditer(html):
+        reader.feed(form.group())
+        if reader.forms:
+            break
     reader.close()
     return reader.forms[0] if reader.forms else None
 

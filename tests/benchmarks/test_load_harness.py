@@ -12,7 +12,7 @@ import time
 import pytest
 
 from benchmarks.load import profile
-from benchmarks.load.board import board_ply, board_status, parse_move_form
+from benchmarks.load.board import _FormReader, board_ply, board_status, parse_move_form
 from benchmarks.load.schedule import open_loop, slot_offsets
 from benchmarks.load.stats import percentile, rate, summary
 
@@ -131,6 +131,20 @@ def test_a_board_without_a_move_form_has_no_move():
     assert parse_move_form(WAITING_BOARD) is None
     disabled = BOARD.replace('class="button primary', 'disabled class="button primary')
     assert parse_move_form(disabled) is None
+
+
+def test_only_the_forms_are_read_and_each_board_once():
+    # What a read of the whole document finds, in a board whose other forms come first.
+    board = BOARD.replace(
+        '<div class="db-center">',
+        '<form class="autoplay-form" action="/a/"><button name="enabled" value="on">x</button>'
+        '</form><p>a <b>form</b> of words</p><div class="db-center">',
+    )
+    whole = _FormReader()
+    whole.feed(board)
+    whole.close()
+    assert parse_move_form(board) == whole.forms[0]
+    assert parse_move_form(board) is parse_move_form(board)  # read once, then remembered
 
 
 def test_the_ply_of_a_board_or_a_push():
