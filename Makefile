@@ -25,7 +25,7 @@ demo: migrate
 run: export SECURE_HTTPS ?= 0
 run: demo
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	$(BIN)/uvicorn web.asgi:application --host $(HOST) --port $(PORT)
+	$(BIN)/uvicorn web.asgi:application --ws config.websocket:WebSocketProtocol --host $(HOST) --port $(PORT)
 
 worker: install
 	$(BIN)/celery -A config worker --loglevel INFO --concurrency 2

@@ -28,6 +28,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from config.websocket import UVICORN_WS
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 STARTUP_TIMEOUT = 30.0
 STOP_TIMEOUT = 10.0
@@ -242,7 +244,7 @@ def _spawn(command: list[str], env: dict[str, str], log_path: Path) -> subproces
 def live_server(env: dict[str, str], log_path: Path) -> Iterator[LiveServer]:
     """uvicorn serving the project on a free port, answering /healthz, until the block ends."""
     port = free_port()
-    command = [sys.executable, "-m", "uvicorn", "web.asgi:application"]
+    command = [sys.executable, "-m", "uvicorn", "web.asgi:application", *UVICORN_WS]
     process = _spawn([*command, "--host", "127.0.0.1", "--port", str(port)], env, log_path)
     server = LiveServer(process, log_path, env, url=f"http://127.0.0.1:{port}")
     with _running(server, f"server on port {port}"):

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from config.websocket import UVICORN_WS
+
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 
@@ -133,6 +135,7 @@ class Stack:
             [
                 str(BIN / "uvicorn"),
                 "web.asgi:application",
+                *UVICORN_WS,
                 "--host",
                 "127.0.0.1",
                 "--port",

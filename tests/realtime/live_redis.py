@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from config.websocket import UVICORN_WS
 from tests.live import (
     LiveServer,
     _running,
@@ -140,7 +141,7 @@ def production_server(
         env.pop("REDIS_CACHE_URL", None)  # the cache follows REDIS_URL (the next database)
         prepare_database(env)
         port = free_port()
-        command = [sys.executable, "-m", "uvicorn", "web.asgi:application", "--host",
+        command = [sys.executable, "-m", "uvicorn", "web.asgi:application", *UVICORN_WS, "--host",
                    "127.0.0.1", "--port", str(port), "--workers", str(workers)]  # fmt: skip
         log_path = directory / "server.log"
         process = _spawn(command, env, log_path)

@@ -28,6 +28,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from config.websocket import UVICORN_WS
 from tests.live import (
     LiveServer,
     _running,
@@ -142,7 +143,7 @@ def _netloc(parts, port: int) -> str:  # noqa: ANN001
 
 def _start(env: dict[str, str], log_path: Path) -> LiveServer:
     port = free_port()
-    command = [sys.executable, "-m", "uvicorn", "web.asgi:application", "--host",
+    command = [sys.executable, "-m", "uvicorn", "web.asgi:application", *UVICORN_WS, "--host",
                "127.0.0.1", "--port", str(port), "--workers", str(WORKERS)]  # fmt: skip
     return LiveServer(_spawn(command, env, log_path), log_path, env, url=f"http://127.0.0.1:{port}")
 
