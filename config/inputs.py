@@ -127,6 +127,20 @@ def optional_text(raw: object, *, what: str, max_length: int = TEXT_MAX) -> str 
     return value or None
 
 
+# A channel name as Channels makes them (`channels.layers.BaseChannelLayer`'s own rule).
+CHANNEL_NAME = re.compile(r"[a-zA-Z\d\-_.]+(![\d\w\-_.]*)?")
+CHANNEL_NAME_MAX = 100
+
+
+def channel_hint(raw: object) -> str:
+    """A page's socket, as the page names it in a request header (`X-Board-Socket`): a
+    hint that only spares that page a push, so anything but a channel name is no hint
+    (""), never an error."""
+    if isinstance(raw, str) and len(raw) < CHANNEL_NAME_MAX and CHANNEL_NAME.fullmatch(raw):
+        return raw
+    return ""
+
+
 def texts(
     raw: Iterable[object], *, what: str, max_items: int = LIST_MAX, max_length: int = TEXT_MAX
 ) -> list[str]:

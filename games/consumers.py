@@ -49,7 +49,7 @@ class MatchConsumer(ClosesWhenLayerIsDown, AsyncWebsocketConsumer):
             is_seated=self.group != notifications.group_for_spectators(match_id),
         )
         # Catch up on anything missed while disconnected: the page re-fetches its board.
-        await self.send(text_data=notifications.sync_fragment(match_id))
+        await self.send(text_data=notifications.sync_fragment(match_id, socket=self.channel_name))
 
     async def disconnect(self, code: int) -> None:
         if self.group is not None:

@@ -164,16 +164,21 @@ def turn_started(*, match: Any, seat: Any) -> None:
 # --- 3. every change (after the commit) -------------------------------------------------------
 
 
-def match_changed(*, match: Any) -> None:
-    """Anything on the match's boards changed: push them, then let automatic seats play."""
+def match_changed(*, match: Any, mover_page: str = "") -> None:
+    """Anything on the match's boards changed: push them, then let automatic seats play.
+    `mover_page`: the socket of the page whose move made the change, which has its new
+    board as the answer (`notifications.match_changed`)."""
 
     # The pushes' lag is counted from the commit (config.metrics).
     _after_commit(
-        lambda committed_at: _push_and_advance(match, committed_at=committed_at), timed=True
+        lambda committed_at: _push_and_advance(
+            match, committed_at=committed_at, mover_page=mover_page
+        ),
+        timed=True,
     )
 
 
-def _push_and_advance(match: Any, *, committed_at: float) -> None:
+def _push_and_advance(match: Any, *, committed_at: float, mover_page: str) -> None:
     from games import notifications, selectors
 
     if "seats" not in getattr(match, "_prefetched_objects_cache", {}):
@@ -182,7 +187,7 @@ def _push_and_advance(match: Any, *, committed_at: float) -> None:
         match = selectors.match_get(match_id=match.pk)
         if match is None:
             return
-    notifications.match_changed(match=match, committed_at=committed_at)
+    notifications.match_changed(match=match, committed_at=committed_at, mover_page=mover_page)
     if automation_running.get():
         return
     if match.status == match.Status.ACTIVE and selectors.automatic_seat_to_act(match=match):

@@ -18,6 +18,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.urls import reverse
+from django.utils.html import escape
 
 from config import metrics
 from games import presence, rendering
@@ -33,12 +34,15 @@ def group_for_spectators(match_id: int) -> str:
     return f"match-{match_id}-watch"
 
 
-def sync_fragment(match_id: int) -> str:
-    """Sent on every (re)connect: makes the page fetch its board over HTTP."""
+def sync_fragment(match_id: int, *, socket: str) -> str:
+    """Sent on every (re)connect: makes the page fetch its board over HTTP, and names the
+    page's `socket` (its channel), which the page sends with its moves (`X-Board-Socket`,
+    cardhall.js): the answer to a move is the mover's new board, so the push that follows
+    skips a player whose only open page is the one that moved (`match_changed`)."""
     url = reverse("games:board", args=[match_id])
     return (
         f'<div id="board-sync" hidden hx-get="{url}" hx-trigger="load" '
-        'hx-target="#board" hx-swap="outerHTML"></div>'
+        f'hx-target="#board" hx-swap="outerHTML" data-socket="{escape(socket)}"></div>'
     )
 
 
@@ -68,12 +72,14 @@ def reaches(*, user: Any, event: dict[str, Any]) -> bool:
 CHANGED: dict[str, Any] = {"type": "board.changed"}
 
 
-def match_changed(*, match: Any, committed_at: float | None = None) -> None:
+def match_changed(*, match: Any, committed_at: float | None = None, mover_page: str = "") -> None:
     """Push the new board to every open page of the match: each connected seat its own,
     the spectators theirs. A seat with no page open, or a match nobody watches, costs no
     render (`games.presence`; when presence cannot be read, everyone is pushed to), and a
-    seat followed only by a program's stream gets a bare CHANGED. The boards are rendered
-    first and sent together, in one hand-over to the sender loop."""
+    seat followed only by a program's stream gets a bare CHANGED. A seat whose only open
+    page is `mover_page` (the socket of the page whose move this is: its answer was the
+    new board) gets nothing. The boards are rendered first and sent together, in one
+    hand-over to the sender loop."""
     # The lag of each push counts from the commit (`committed_at`, a perf_counter()): the
     # answer to the request that made the change goes out in between.
     started = time.perf_counter() if committed_at is None else committed_at
@@ -84,6 +90,8 @@ def match_changed(*, match: Any, committed_at: float | None = None) -> None:
     for seat in seats:
         group = group_for_seat(match.pk, seat.index)
         if looking.is_unknown or seat.user_id in looking.user_ids:
+            if mover_page and looking.pages.get(seat.user_id) == {mover_page}:
+                continue  # that page has the board: the answer to its own move
             drawn.append((group, seat))
         elif seat.user_id in looking.streaming_ids:
             pushes.append((group, CHANGED))  # only streams: they read their own view

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -84,11 +84,13 @@ class Looking:
     is_unknown: bool = False  # the cache could not be read: assume everyone
     streaming_ids: frozenset[int] = frozenset()  # players present by a stream only
     has_spectator_streams: bool = False  # spectators present by a stream only
+    pages: dict[int, frozenset[str]] = field(default_factory=dict)  # user -> pages' channels
 
 
 def looking(*, match_id: int, user_ids: list[int]) -> Looking:
-    """Which of `user_ids` (the seated players) have the match open in a page, and whether
-    anyone watches it in a page as a spectator: one cache round trip. Streams count apart
+    """Which of `user_ids` (the seated players) have the match open in a page (and which
+    pages: their sockets' channels), and whether anyone watches it in a page as a
+    spectator: one cache round trip. Streams count apart
     (`streaming_ids`, `has_spectator_streams`): nobody would see a board pushed to them,
     they only need to hear that something changed."""
     keys = {_key(user_id, match_id): user_id for user_id in user_ids}
@@ -100,19 +102,21 @@ def looking(*, match_id: int, user_ids: list[int]) -> Looking:
     if not getattr(cache, "is_reachable_for", lambda seconds: True)(PRESENCE_REFRESH):
         return Looking(frozenset(), False, is_unknown=True)  # Redis down, or heartbeats lost
     now = time.time()
-    pages = frozenset(
-        user_id for key, user_id in keys.items() if _has_page(entries.get(key) or {}, now)
-    )
-    anyone = frozenset(
-        user_id for key, user_id in keys.items() if _live(entries.get(key) or {}, now)
-    )
+    live = {user_id: _live(entries.get(key) or {}, now) for key, user_id in keys.items()}
+    pages = {
+        user_id: frozenset(channel for channel in channels if not channel.startswith(STREAM))
+        for user_id, channels in live.items()
+    }
+    with_page = frozenset(user_id for user_id, channels in pages.items() if channels)
+    anyone = frozenset(user_id for user_id, channels in live.items() if channels)
     watching = _live(entries.get(watch) or {}, now)
     has_spectators = _has_page(entries.get(watch) or {}, now)
     return Looking(
-        pages,
+        with_page,
         has_spectators,
-        streaming_ids=anyone - pages,
+        streaming_ids=anyone - with_page,
         has_spectator_streams=bool(watching) and not has_spectators,
+        pages={user_id: pages[user_id] for user_id in with_page},
     )
 
 

@@ -362,7 +362,15 @@ def move(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     try:
         ply, payload, move_id = _move_input(request, match_id)
         result = services.move_submit(
-            match_id=match_id, user=request.user, ply=ply, move=payload, move_id=move_id
+            match_id=match_id,
+            user=request.user,
+            ply=ply,
+            move=payload,
+            move_id=move_id,
+            # The page's socket, where its answer is the new board (cardhall.js).
+            mover_page=inputs.channel_hint(request.headers.get("X-Board-Socket"))
+            if request.htmx
+            else "",
         )
     except (MatchError, BadInput) as error:
         return _error_response(request, match_id, error)

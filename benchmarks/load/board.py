@@ -98,6 +98,7 @@ _DATA_PLY = re.compile(r'data-ply="(\d+)"')
 _JSON_PLY = re.compile(r'"ply"\s*:\s*(\d+)')
 _QUERY_PLY = re.compile(r"[?&;]ply=(\d+)")
 _STATUS = re.compile(r'data-status="([a-z]+)"')
+_SOCKET = re.compile(r'id="board-sync"[^>]*data-socket="([^"]+)"')
 
 
 def board_ply(html: str) -> int | None:
@@ -114,3 +115,10 @@ def board_status(html: str) -> str | None:
     """The match status the board shows ("active", "finished", ...), if it says."""
     found = _STATUS.search(html)
     return found.group(1) if found else None
+
+
+def socket_name(hello: str) -> str:
+    """The name a match socket gives itself in its hello (`#board-sync`'s data-socket),
+    which a page sends with its moves; "" if it names none."""
+    found = _SOCKET.search(hello)
+    return found.group(1) if found else ""

@@ -6,8 +6,9 @@ run's `Stack` makes its fresh database (migrated, static files collected) and cl
 after it, but starts no server; in a child process on the production settings
 (DEBUG=0, PostgreSQL with its pool, Redis cache and channel layer) plays two-human Dog
 Blade matches through Django's test client with the board's own form and htmx headers, as
-the load generator does. Both seats count as looking at their match (presence), so every
-move renders and sends both seats' pushes after its commit, as in the load run.
+the load generator does. Both seats count as looking at their match (presence), each with
+one page, and the mover's POST names its page's socket as a page does (`X-Board-Socket`),
+so every move renders and sends the other seat's push after its commit, as in the load run.
 
 It prints JSON: CPU milliseconds of this process per move (the POST with its pushes, and
 the other seat's board GET) measured by `time.process_time`, the POST's split into before
@@ -129,7 +130,8 @@ def measure(args: argparse.Namespace) -> dict:
         after_answer.profiler = profiler
         after_answer.ms = 0.0
         started = time.process_time()
-        response = clients[seat].post(form.action, form.data(), **headers)
+        page = {"HTTP_X_BOARD_SOCKET": f"cost.{users[seat].pk}"}  # as presence has it
+        response = clients[seat].post(form.action, form.data(), **headers, **page)
         posted = time.process_time()
         after_answer.profiler = None
         clients[1 - seat].get(url, **headers)

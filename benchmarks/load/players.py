@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import aiohttp
 
-from benchmarks.load.board import MoveForm, board_ply, board_status, parse_move_form
+from benchmarks.load.board import MoveForm, board_ply, board_status, parse_move_form, socket_name
 
 TIMEOUT = aiohttp.ClientTimeout(total=30)
 PUSH_TIMEOUT = 10.0
@@ -76,6 +76,7 @@ class Player:
         self.socket: aiohttp.ClientWebSocketResponse | None = None
         self.pushes: asyncio.Queue = asyncio.Queue()
         self._reader: asyncio.Task | None = None
+        self.socket_name = ""  # what the socket's hello named it: sent with moves
 
     @property
     def csrf_cookie(self) -> str:
@@ -102,7 +103,9 @@ class Player:
                     f"login of {self.username} answered {response.status}: {' / '.join(said)}"
                 )
 
-    def htmx_headers(self, match_id: int, *, trigger: str = "") -> dict[str, str]:
+    def htmx_headers(
+        self, match_id: int, *, trigger: str = "", post: bool = False
+    ) -> dict[str, str]:
         headers = {
             "HX-Request": "true",
             "HX-Current-URL": f"{self.base_url}/matches/{match_id}/",
@@ -113,6 +116,8 @@ class Player:
         }
         if trigger:
             headers["HX-Trigger"] = trigger
+        if post and self.socket_name:  # as cardhall.js adds it to a page's posts
+            headers["X-Board-Socket"] = self.socket_name
         return headers
 
     async def open_socket(self, match_id: int) -> None:
@@ -191,7 +196,8 @@ class Pair:
         for player in self.players:
             await player.open_socket(self.match_id)
         for player in self.players:
-            await player.next_push(0, 5.0)  # the re-fetch hint every (re)connect sends
+            hello = await player.next_push(0, 5.0)  # the re-fetch hint every (re)connect sends
+            player.socket_name = socket_name(hello[2]) if hello is not None else ""
         await self.refresh(recorder)
 
     async def refresh(self, recorder: Recorder) -> None:
@@ -236,7 +242,7 @@ class Pair:
         sent = time.perf_counter()
         try:
             async with player.session.post(
-                form.action, data=form.data(), headers=player.htmx_headers(self.match_id)
+                form.action, data=form.data(), headers=player.htmx_headers(self.match_id, post=True)
             ) as response:
                 body = await response.text()
                 code: int | str = response.status

@@ -38,10 +38,17 @@ MAX_MOVE_BYTES = 4096
 
 @metrics.timed_move_submit(refused=MatchError)
 def move_submit(
-    *, match_id: int, user: Any, ply: int, move: Any, move_id: str | None = None
+    *,
+    match_id: int,
+    user: Any,
+    ply: int,
+    move: Any,
+    move_id: str | None = None,
+    mover_page: str = "",
 ) -> MoveResult:
     """A player's move for `ply` (a whole number, read by config.inputs in the view). A repeat
-    of a committed `move_id` returns the first answer."""
+    of a committed `move_id` returns the first answer. `mover_page`: the socket of the page
+    that sent the move and takes the new board as its answer (no push to it follows)."""
     _check_payload(move)
     with transaction.atomic():
         match = locked(match_id, with_seats=True)
@@ -56,7 +63,9 @@ def move_submit(
             raise NotSeated("You are not playing in this match.")
         is_late = match.is_overdue(seat, timezone.now())
         if not is_late:
-            return apply_locked(match, seat, ply, move, user=user, move_id=move_id or None)
+            return apply_locked(
+                match, seat, ply, move, user=user, move_id=move_id or None, mover_page=mover_page
+            )
     # Too late: nothing of the move is written; the timeout is settled on its own.
     match_settle_overdue(match_id=match_id)
     raise TimeRanOut("Your time for this move ran out, so the match was settled on time.")
@@ -73,7 +82,14 @@ def _committed(match: Match, move_id: str, user: Any) -> MoveResult | None:
 
 
 def apply_locked(
-    match: Match, seat: Seat, ply: int, move: Any, *, user: Any, move_id: str | None
+    match: Match,
+    seat: Seat,
+    ply: int,
+    move: Any,
+    *,
+    user: Any,
+    move_id: str | None,
+    mover_page: str = "",
 ) -> MoveResult:
     if match.status == Match.Status.WAITING:
         raise MatchNotStarted("The match has not started yet: waiting for every seat to be taken.")
@@ -91,7 +107,7 @@ def apply_locked(
         tutor = next(other for other in match.seats.all() if other.index != seat.index)
         tutor_concede(match, tutor)
         return MoveResult(match, match.ply, ())
-    return _append(match, seat, move, user=user, move_id=move_id)
+    return _append(match, seat, move, user=user, move_id=move_id, mover_page=mover_page)
 
 
 def _check_tutorial(match: Match, seat: Seat, move: Any) -> str | None:
@@ -133,7 +149,9 @@ def _is_simultaneous_catch_up(match: Match, seat: Seat, ply: int) -> bool:
     )
 
 
-def _append(match: Match, seat: Seat, move: Any, *, user: Any, move_id: str | None) -> MoveResult:
+def _append(
+    match: Match, seat: Seat, move: Any, *, user: Any, move_id: str | None, mover_page: str
+) -> MoveResult:
     """Apply `move` for `seat` at the match's current ply and log it (the row is locked).
 
     The unique (match, ply) and (match, move_id) constraints are the last guard: a
@@ -160,7 +178,7 @@ def _append(match: Match, seat: Seat, move: Any, *, user: Any, move_id: str | No
     )
     match.ply = ply + 1
     match.to_act = to_act(game.to_act(state))
-    effects.match_changed(match=match)
+    effects.match_changed(match=match, mover_page=mover_page)
     outcome = game.outcome(state)
     if outcome is not None:
         finish(match, outcome, fields=("ply",))
@@ -196,7 +214,9 @@ def forfeit_seat(match: Match, seat: Seat, reason: str, *, user: Any) -> None:
     without the seat, the forfeit is logged as that seat's move, whoever's turn it is."""
     game = registry.get(match.game)
     if getattr(game, "forfeit_is_a_move", False):
-        _append(match, seat, {"type": FORFEIT, "reason": reason}, user=user, move_id=None)
+        _append(
+            match, seat, {"type": FORFEIT, "reason": reason}, user=user, move_id=None, mover_page=""
+        )
         return
     effects.match_changed(match=match)
     outcome = game.forfeit(replay.match_position(match=match).state, seat.index, reason)

@@ -83,6 +83,15 @@
       board.addEventListener("htmx:beforeSwap", answerAfterReplaced);
     }
   });
+  // The match socket names itself when it connects (#board-sync's data-socket,
+  // games.notifications.sync_fragment). What this page posts carries that name: the answer
+  // to a move is the new board, so the server spares this page the push of the same board.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var sync = document.getElementById("board-sync");
+    if (sync && sync.dataset.socket && event.detail.verb === "post") {
+      event.detail.headers["X-Board-Socket"] = sync.dataset.socket;
+    }
+  });
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var fragment = event.detail.fragment;
     var incoming = fragment && fragment.querySelector ? fragment.querySelector("#board") || fragment : null;

@@ -12,7 +12,13 @@ import time
 import pytest
 
 from benchmarks.load import profile
-from benchmarks.load.board import _FormReader, board_ply, board_status, parse_move_form
+from benchmarks.load.board import (
+    _FormReader,
+    board_ply,
+    board_status,
+    parse_move_form,
+    socket_name,
+)
 from benchmarks.load.schedule import open_loop, slot_offsets
 from benchmarks.load.stats import percentile, rate, summary
 
@@ -145,6 +151,13 @@ def test_only_the_forms_are_read_and_each_board_once():
     whole.close()
     assert parse_move_form(board) == whole.forms[0]
     assert parse_move_form(board) is parse_move_form(board)  # read once, then remembered
+
+
+def test_the_socket_is_named_as_its_hello_names_it():
+    from games.notifications import sync_fragment
+
+    assert socket_name(sync_fragment(3, socket="specific.ab!cd")) == "specific.ab!cd"
+    assert socket_name(BOARD) == ""
 
 
 def test_the_ply_of_a_board_or_a_push():

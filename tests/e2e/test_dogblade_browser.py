@@ -58,7 +58,12 @@ def _play_one_ply_by_hand(
     _, hp = watcher.monster(target)
     left_before = watcher.cards_left(target)
 
-    actor.testid("move-attack").click()
+    # The page names its socket with the move (cardhall.js): the answer is its new board,
+    # so the server pushes the same board to no page of the actor but this one's others.
+    socket = actor.page.locator("#board-sync").get_attribute("data-socket")
+    with actor.page.expect_request(lambda r: r.method == "POST" and "/move/" in r.url) as post:
+        actor.testid("move-attack").click()
+    assert socket and post.value.all_headers().get("x-board-socket") == socket
 
     expect(watcher.board).to_have_attribute("data-ply", str(ply + 1), timeout=PUSH_TIMEOUT)
     expect(actor.board).to_have_attribute("data-ply", str(ply + 1), timeout=PUSH_TIMEOUT)

@@ -28,6 +28,7 @@ def test_a_stream_is_present_for_reminders_but_not_a_page(alice, bob, duel):
     presence.presence_touch(user_id=alice.pk, match_id=duel.pk, channel="page-1")
     looking = presence.looking(match_id=duel.pk, user_ids=[alice.pk, bob.pk])
     assert looking.user_ids == {alice.pk} and looking.streaming_ids == frozenset()
+    assert looking.pages == {alice.pk: {"page-1"}}  # the pages' channels, not the stream's
 
 
 def _pushed(match, monkeypatch):

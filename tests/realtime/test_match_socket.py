@@ -66,6 +66,56 @@ async def test_a_move_reaches_the_other_seat_with_its_own_view(alice, bob, make_
         await socket.disconnect()
 
 
+async def test_the_page_that_moved_has_its_board_as_the_answer_and_no_push(alice, bob, make_match):
+    match = await database_sync_to_async(make_match)(alice, bob, THREE_EACH)
+    alice_page = socket_for(alice, match.pk)
+    assert (await alice_page.connect(timeout=5))[0]
+    hello = await alice_page.receive_from(timeout=5)
+    socket = re.search(r'data-socket="([^"]+)"', hello).group(1)  # as cardhall.js reads it
+    bob_page = await connected(socket_for(bob, match.pk))
+    client = Client()
+    await database_sync_to_async(client.force_login)(alice)
+
+    def move(ply: int, *, socket: str = "", htmx: bool = True):
+        headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+        return client.post(
+            f"/matches/{match.pk}/move/",
+            {"ply": ply, "move": '{"type": "attack"}'},
+            HTTP_X_BOARD_SOCKET=socket,
+            **headers,
+        )
+
+    answer = await database_sync_to_async(move)(0, socket=socket)
+    assert answer.status_code == 200 and 'data-ply="1"' in answer.content.decode()
+    assert 'data-ply="1"' in await bob_page.receive_from(timeout=5)
+    assert await alice_page.receive_nothing(timeout=0.3)  # the answer was its board
+
+    # Another page of the same player (a second tab, a phone) is pushed to, and so are all
+    # of that player's pages then (one group per seat).
+    second_page = await connected(socket_for(alice, match.pk))
+    await database_sync_to_async(services.move_submit)(
+        match_id=match.pk, user=bob, ply=1, move={"type": "attack"}
+    )
+    for page in (alice_page, second_page):
+        assert 'data-ply="2"' in await page.receive_from(timeout=5)
+    answer = await database_sync_to_async(move)(2, socket=socket)
+    assert answer.status_code == 200
+    for page in (alice_page, second_page):
+        assert 'data-ply="3"' in await page.receive_from(timeout=5)
+    await second_page.disconnect()
+
+    # A plain form post (no HTMX: answered with a redirect) is no answer with the board,
+    # and a header that names no channel is no hint: both are pushed to as before.
+    await database_sync_to_async(services.move_submit)(
+        match_id=match.pk, user=bob, ply=3, move={"type": "attack"}
+    )
+    assert 'data-ply="4"' in await alice_page.receive_from(timeout=5)
+    assert (await database_sync_to_async(move)(4, socket=socket, htmx=False)).status_code == 302
+    assert 'data-ply="5"' in await alice_page.receive_from(timeout=5)
+    for page in (alice_page, bob_page):
+        await page.disconnect()
+
+
 async def test_a_dropped_socket_catches_up_on_reconnect(alice, bob, make_match):
     match = await database_sync_to_async(make_match)(alice, bob, THREE_EACH)
     bob_socket = await connected(socket_for(bob, match.pk))

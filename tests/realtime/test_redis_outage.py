@@ -161,7 +161,9 @@ def test_presence_is_unknown_while_the_cache_is_down_and_until_heartbeats_are_ba
         }
         cache._cache.outage.retry_seconds = RETRY
         presence.presence_touch(user_id=7, match_id=1, channel="page-a")
-        assert looking() == presence.Looking(frozenset({7}), False)
+        assert looking() == presence.Looking(
+            frozenset({7}), False, pages={7: frozenset({"page-a"})}
+        )
 
         redis.kill()
         assert looking().is_unknown  # everyone is pushed to
@@ -170,7 +172,9 @@ def test_presence_is_unknown_while_the_cache_is_down_and_until_heartbeats_are_ba
         assert looking().is_unknown  # page-a has not beaten since
         presence.presence_touch(user_id=7, match_id=1, channel="page-a")  # its heartbeat
         time.sleep(1.0)
-        assert looking() == presence.Looking(frozenset({7}), False)
+        assert looking() == presence.Looking(
+            frozenset({7}), False, pages={7: frozenset({"page-a"})}
+        )
 
 
 def a_layer(redis) -> PubSubChannelLayer:

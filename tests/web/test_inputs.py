@@ -172,3 +172,9 @@ def test_no_sign_where_no_negative_number_is_allowed():
     for raw in ("-0", "-1"):
         with pytest.raises(BadInput, match="digits 0 to 9"):
             inputs.ply(raw)
+
+
+def test_a_socket_hint_is_a_channel_name_or_nothing():
+    assert inputs.channel_hint("specific.a1b2!c3d4") == "specific.a1b2!c3d4"
+    for junk in (None, "", "a b", "x" * 100, 'q"><script>', "é", 7):
+        assert inputs.channel_hint(junk) == ""
