@@ -76,9 +76,9 @@ def match_changed(*, match: Any, committed_at: float | None = None, mover_page: 
     """Push the new board to every open page of the match: each connected seat its own,
     the spectators theirs. A seat with no page open, or a match nobody watches, costs no
     render (`games.presence`; when presence cannot be read, everyone is pushed to), and a
-    seat followed only by a program's stream gets a bare CHANGED. A seat whose only open
-    page is `mover_page` (the socket of the page whose move this is: its answer was the
-    new board) gets nothing. The boards are rendered first and sent together, in one
+    seat followed only by a program's stream gets a bare CHANGED. A seat whose only socket
+    is `mover_page` (the page whose move this is: its answer was the new board; no other
+    page, no stream) gets nothing. The boards are rendered first and sent together, in one
     hand-over to the sender loop."""
     # The lag of each push counts from the commit (`committed_at`, a perf_counter()): the
     # answer to the request that made the change goes out in between.
@@ -90,8 +90,8 @@ def match_changed(*, match: Any, committed_at: float | None = None, mover_page: 
     for seat in seats:
         group = group_for_seat(match.pk, seat.index)
         if looking.is_unknown or seat.user_id in looking.user_ids:
-            if mover_page and looking.pages.get(seat.user_id) == {mover_page}:
-                continue  # that page has the board: the answer to its own move
+            if mover_page and looking.channels.get(seat.user_id) == {mover_page}:
+                continue  # its one page (and no stream) has the board: its move's answer
             drawn.append((group, seat))
         elif seat.user_id in looking.streaming_ids:
             pushes.append((group, CHANGED))  # only streams: they read their own view

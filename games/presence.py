@@ -84,15 +84,16 @@ class Looking:
     is_unknown: bool = False  # the cache could not be read: assume everyone
     streaming_ids: frozenset[int] = frozenset()  # players present by a stream only
     has_spectator_streams: bool = False  # spectators present by a stream only
-    pages: dict[int, frozenset[str]] = field(default_factory=dict)  # user -> pages' channels
+    # user -> the channels of every open page and stream of theirs (players present only)
+    channels: dict[int, frozenset[str]] = field(default_factory=dict)
 
 
 def looking(*, match_id: int, user_ids: list[int]) -> Looking:
-    """Which of `user_ids` (the seated players) have the match open in a page (and which
-    pages: their sockets' channels), and whether anyone watches it in a page as a
-    spectator: one cache round trip. Streams count apart
+    """Which of `user_ids` (the seated players) have the match open in a page, and whether
+    anyone watches it in a page as a spectator: one cache round trip. Streams count apart
     (`streaming_ids`, `has_spectator_streams`): nobody would see a board pushed to them,
-    they only need to hear that something changed."""
+    they only need to hear that something changed. `channels`: each present player's pages'
+    and streams' channels."""
     keys = {_key(user_id, match_id): user_id for user_id in user_ids}
     watch = _key(None, match_id)
     try:
@@ -102,13 +103,13 @@ def looking(*, match_id: int, user_ids: list[int]) -> Looking:
     if not getattr(cache, "is_reachable_for", lambda seconds: True)(PRESENCE_REFRESH):
         return Looking(frozenset(), False, is_unknown=True)  # Redis down, or heartbeats lost
     now = time.time()
-    live = {user_id: _live(entries.get(key) or {}, now) for key, user_id in keys.items()}
-    pages = {
-        user_id: frozenset(channel for channel in channels if not channel.startswith(STREAM))
-        for user_id, channels in live.items()
-    }
-    with_page = frozenset(user_id for user_id, channels in pages.items() if channels)
+    live = {user_id: frozenset(_live(entries.get(key) or {}, now)) for key, user_id in keys.items()}
     anyone = frozenset(user_id for user_id, channels in live.items() if channels)
+    with_page = frozenset(
+        user_id
+        for user_id in anyone
+        if any(not channel.startswith(STREAM) for channel in live[user_id])
+    )
     watching = _live(entries.get(watch) or {}, now)
     has_spectators = _has_page(entries.get(watch) or {}, now)
     return Looking(
@@ -116,7 +117,7 @@ def looking(*, match_id: int, user_ids: list[int]) -> Looking:
         has_spectators,
         streaming_ids=anyone - with_page,
         has_spectator_streams=bool(watching) and not has_spectators,
-        pages={user_id: pages[user_id] for user_id in with_page},
+        channels={user_id: live[user_id] for user_id in anyone},
     )
 
 

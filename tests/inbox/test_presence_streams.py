@@ -28,10 +28,10 @@ def test_a_stream_is_present_for_reminders_but_not_a_page(alice, bob, duel):
     presence.presence_touch(user_id=alice.pk, match_id=duel.pk, channel="page-1")
     looking = presence.looking(match_id=duel.pk, user_ids=[alice.pk, bob.pk])
     assert looking.user_ids == {alice.pk} and looking.streaming_ids == frozenset()
-    assert looking.pages == {alice.pk: {"page-1"}}  # the pages' channels, not the stream's
+    assert looking.channels == {alice.pk: {"page-1", presence.stream_channel("bot-1")}}
 
 
-def _pushed(match, monkeypatch):
+def _pushed(match, monkeypatch, *, mover_page: str = ""):
     """What each seat's group and the spectators' group receive after a change, and how
     many boards were rendered for it."""
     layer = get_channel_layer()
@@ -44,7 +44,9 @@ def _pushed(match, monkeypatch):
     )
 
     def change() -> None:
-        notifications.match_changed(match=selectors.match_get(match_id=match.pk))
+        notifications.match_changed(
+            match=selectors.match_get(match_id=match.pk), mover_page=mover_page
+        )
 
     async def listen_through_the_change() -> dict:
         # One loop holds the subscriptions, as a server's loop holds its sockets'.
@@ -113,3 +115,19 @@ def test_a_pushed_board_is_written_to_the_shared_cache_without_asking_it_first(
     rendering.memo_clear()  # another process: no fragment of its own, so it asks the cache
     rendering.board_html(match=match, seat=match.seats.all()[0])
     assert len(asked) == 1
+
+
+def test_the_page_that_moved_is_spared_its_push_but_not_a_stream_of_its_seat(
+    alice, bob, duel, monkeypatch
+):
+    presence.presence_touch(user_id=alice.pk, match_id=duel.pk, channel="page-1")
+    presence.presence_touch(user_id=bob.pk, match_id=duel.pk, channel="page-2")
+
+    received, renders = _pushed(duel, monkeypatch, mover_page="page-1")
+    assert received == [None, "board.push", None] and renders == 1  # bob's board only
+
+    # A program's stream on alice's seat hears of her own moves, and so her page does too.
+    stream = presence.stream_channel("a")
+    presence.presence_touch(user_id=alice.pk, match_id=duel.pk, channel=stream)
+    received, _ = _pushed(duel, monkeypatch, mover_page="page-1")
+    assert received == ["board.push", "board.push", None]

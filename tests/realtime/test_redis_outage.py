@@ -162,7 +162,7 @@ def test_presence_is_unknown_while_the_cache_is_down_and_until_heartbeats_are_ba
         cache._cache.outage.retry_seconds = RETRY
         presence.presence_touch(user_id=7, match_id=1, channel="page-a")
         assert looking() == presence.Looking(
-            frozenset({7}), False, pages={7: frozenset({"page-a"})}
+            frozenset({7}), False, channels={7: frozenset({"page-a"})}
         )
 
         redis.kill()
@@ -173,7 +173,7 @@ def test_presence_is_unknown_while_the_cache_is_down_and_until_heartbeats_are_ba
         presence.presence_touch(user_id=7, match_id=1, channel="page-a")  # its heartbeat
         time.sleep(1.0)
         assert looking() == presence.Looking(
-            frozenset({7}), False, pages={7: frozenset({"page-a"})}
+            frozenset({7}), False, channels={7: frozenset({"page-a"})}
         )
 
 
