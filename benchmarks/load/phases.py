@@ -134,9 +134,11 @@ async def closed_loop_moves(
     tasks = [asyncio.create_task(loop(pair)) for pair in pairs if not pair.is_done]
     await asyncio.sleep(warmup)
     ok_before, before, started = recorder.moves_ok, await moves_committed(pg_dsn), time.monotonic()
+    received_before = _received(pairs)
     await asyncio.sleep(window)
     after, ended = await moves_committed(pg_dsn), time.monotonic()
     ok_in_window = recorder.moves_ok - ok_before
+    received = _received(pairs) - received_before
     stop.set()
     await _finish(tasks)
     seconds = ended - started
@@ -147,7 +149,15 @@ async def closed_loop_moves(
         "moves_committed": after - before,
         "durable_moves_per_second": rate(after - before, seconds),
         "client_moves_ok_per_second": rate(ok_in_window, seconds),
+        # What the players' sockets brought per move: each push (one a move since the
+        # mover's own page is spared its push; two before), and the hellos of the sockets
+        # opened for each next match.
+        "socket_messages_per_move": round(received / ok_in_window, 2) if ok_in_window else None,
     }
+
+
+def _received(pairs: list[Pair]) -> int:
+    return sum(player.received for pair in pairs for player in pair.players)
 
 
 async def open_loop_moves(

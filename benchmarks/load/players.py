@@ -77,6 +77,7 @@ class Player:
         self.pushes: asyncio.Queue = asyncio.Queue()
         self._reader: asyncio.Task | None = None
         self.socket_name = ""  # what the socket's hello named it: sent with moves
+        self.received = 0  # messages its sockets brought: pushes and hellos
 
     @property
     def csrf_cookie(self) -> str:
@@ -130,7 +131,7 @@ class Player:
             max_msg_size=0,
             compress=BROWSER_DEFLATE,
         )
-        self._reader = asyncio.create_task(_read_into(self.socket, self.pushes))
+        self._reader = asyncio.create_task(self._read(self.socket))
 
     async def close_socket(self) -> None:
         if self._reader is not None:
@@ -142,6 +143,12 @@ class Player:
             with contextlib.suppress(Exception):
                 await self.socket.close()
             self.socket = None
+
+    async def _read(self, socket: aiohttp.ClientWebSocketResponse) -> None:
+        async for message in socket:
+            if message.type == aiohttp.WSMsgType.TEXT:
+                self.received += 1
+                self.pushes.put_nowait((time.perf_counter(), time.time(), message.data))
 
     def forget_pushes(self) -> None:
         while not self.pushes.empty():
@@ -164,12 +171,6 @@ class Player:
     async def close(self) -> None:
         await self.close_socket()
         await self.session.close()
-
-
-async def _read_into(socket: aiohttp.ClientWebSocketResponse, queue: asyncio.Queue) -> None:
-    async for message in socket:
-        if message.type == aiohttp.WSMsgType.TEXT:
-            queue.put_nowait((time.perf_counter(), time.time(), message.data))
 
 
 class Pair:
