@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,8 +51,9 @@ def _live(entries: dict[str, float], now: float) -> dict[str, float]:
     return {channel: seen for channel, seen in entries.items() if now - seen < PRESENCE_TTL}
 
 
-def _has_page(entries: dict[str, float], now: float) -> bool:
-    return any(not channel.startswith(STREAM) for channel in _live(entries, now))
+def _has_page(channels: Iterable[str]) -> bool:
+    """Is one of these live channels a page's (not a stream's)?"""
+    return any(not channel.startswith(STREAM) for channel in channels)
 
 
 def presence_touch(*, user_id: int | None, match_id: int, channel: str) -> None:
@@ -105,13 +107,9 @@ def looking(*, match_id: int, user_ids: list[int]) -> Looking:
     now = time.time()
     live = {user_id: frozenset(_live(entries.get(key) or {}, now)) for key, user_id in keys.items()}
     anyone = frozenset(user_id for user_id, channels in live.items() if channels)
-    with_page = frozenset(
-        user_id
-        for user_id in anyone
-        if any(not channel.startswith(STREAM) for channel in live[user_id])
-    )
+    with_page = frozenset(user_id for user_id in anyone if _has_page(live[user_id]))
     watching = _live(entries.get(watch) or {}, now)
-    has_spectators = _has_page(entries.get(watch) or {}, now)
+    has_spectators = _has_page(watching)
     return Looking(
         with_page,
         has_spectators,
