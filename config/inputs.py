@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
+from channels.layers import BaseChannelLayer
 from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse, RawPostDataException
 from django.urls import register_converter
@@ -127,16 +128,15 @@ def optional_text(raw: object, *, what: str, max_length: int = TEXT_MAX) -> str 
     return value or None
 
 
-# A channel name as Channels makes them (`channels.layers.BaseChannelLayer`'s own rule).
-CHANNEL_NAME = re.compile(r"[a-zA-Z\d\-_.]+(![\d\w\-_.]*)?")
-CHANNEL_NAME_MAX = 100
-
-
 def channel_hint(raw: object) -> str:
     """A page's socket, as the page names it in a request header (`X-Board-Socket`): a
     hint that only spares that page a push, so anything but a channel name is no hint
-    (""), never an error."""
-    if isinstance(raw, str) and len(raw) < CHANNEL_NAME_MAX and CHANNEL_NAME.fullmatch(raw):
+    (""), never an error. A channel name is what Channels' own rule accepts."""
+    if (
+        isinstance(raw, str)
+        and len(raw) < BaseChannelLayer.MAX_NAME_LENGTH
+        and BaseChannelLayer.channel_name_regex.fullmatch(raw)
+    ):
         return raw
     return ""
 
