@@ -18,21 +18,102 @@ which is where Django ran the sync views anyway. Everything around it (reading t
 the request signals, streaming the answer, disconnects) is Django's `ASGIHandler`'s. An
 `async def` view still works: Django's sync chain calls it with `async_to_sync`, and a
 streaming answer with an async iterator is streamed by `ASGIHandler` on the event loop
-after the chain has returned it, so a long stream holds neither the thread nor a slot.
+after the chain has returned it, so a long stream holds neither a slot nor a database
+connection.
+
+The request's thread. Django gives every request a thread of its own
+(`ThreadSensitiveContext`): the request signals, the chain and the closing of the answer
+(which runs what follows it, config.after_response, and hands the database connection
+back) all run there, one after another. It starts that thread for the request and a
+second one to join it afterwards: two thread starts per request, on the event loop
+that every request and socket of the worker shares. `RequestThreads` keeps the threads
+instead and lends one to each request, with the same guarantee (one thread, one request
+at a time, every thread-sensitive call of the request on it), through asgiref's
+`ThreadSensitiveContext(executor=...)`. A thread is lent again only once all it was given
+has finished: one whose request was dropped while its view still ran is let go.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import threading
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import Any
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler
 from django.http import HttpRequest, HttpResponseBase
 
 
+class RequestThread(ThreadPoolExecutor):
+    """One thread, lent to one request at a time; counts the work it has not finished."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1, thread_name_prefix="request")
+        self.unfinished = 0
+        self._count = threading.Lock()
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future = super().submit(fn, *args, **kwargs)
+        with self._count:
+            self.unfinished += 1
+        future.add_done_callback(self._finished)
+        return future
+
+    def _finished(self, future: Future[Any]) -> None:
+        with self._count:
+            self.unfinished -= 1
+
+
+class RequestThreads:
+    """The request threads of a worker process: up to `keep` idle ones wait to be lent
+    again; a request finding none idle gets a new one, so a long stream never starves the
+    others (the number of requests at once is config.overload's to bound, not this)."""
+
+    def __init__(self, *, keep: int) -> None:
+        self.keep = keep
+        self.idle: deque[RequestThread] = deque()
+
+    @contextmanager
+    def lend(self) -> Iterator[RequestThread]:
+        try:
+            thread = self.idle.pop()
+        except IndexError:
+            thread = RequestThread()
+        try:
+            yield thread
+        finally:
+            if thread.unfinished == 0 and len(self.idle) < self.keep:
+                self.idle.append(thread)
+            else:  # its dropped view still runs, or enough wait already: let it end
+                thread.shutdown(wait=False)
+
+    def close(self) -> None:
+        """Let every idle thread end (tests)."""
+        while self.idle:
+            self.idle.pop().shutdown(wait=False)
+
+
 class SyncChainASGIHandler(ASGIHandler):
-    """`ASGIHandler` whose middleware chain and view run in one thread hop."""
+    """`ASGIHandler` whose middleware chain and view run in one thread hop, on a thread
+    lent by `RequestThreads`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        # Idle threads kept: as many as requests may run at once (config/overload.py).
+        self.threads = RequestThreads(keep=settings.WEB_CONCURRENCY_LIMIT)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        with self.threads.lend() as thread:
+            async with ThreadSensitiveContext(executor=thread):
+                await self.handle(scope, receive, send)
 
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)

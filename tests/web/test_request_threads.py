@@ -1,0 +1,165 @@
+"""config.handler's request threads: each request runs its signals, view and the closing
+of its answer (what follows it, and handing the database connection back) on one thread,
+lent to it alone; the threads are kept and lent again, not started per request, and one
+whose request was dropped while its view still ran is not lent again."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import pytest
+from django.core.signals import request_finished, request_started
+from django.http import HttpResponse
+from django.test import override_settings
+from django.urls import path
+
+from config.after_response import after_response
+from config.handler import RequestThreads, SyncChainASGIHandler
+
+WAIT = 10.0  # a bound on every wait, never a timing being tested
+seen: list[tuple[str, int]] = []
+slow_view_done = threading.Event()
+
+
+def _note(name: str) -> None:
+    seen.append((name, threading.get_ident()))
+
+
+def answer(request):
+    _note("view")
+    after_response(lambda: _note("after"))
+    return HttpResponse("the board")
+
+
+def slow(request):
+    _note("view")
+    time.sleep(0.5)  # the client hangs up meanwhile
+    slow_view_done.set()
+    return HttpResponse("too late")
+
+
+urlpatterns = [path("answer/", answer), path("slow/", slow)]
+
+
+def _started(**kwargs) -> None:
+    _note("started")
+
+
+def _finished(**kwargs) -> None:
+    _note("finished")
+
+
+@pytest.fixture(autouse=True)
+def _clean():
+    seen.clear()
+    slow_view_done.clear()
+    request_started.connect(_started)
+    request_finished.connect(_finished)
+    with override_settings(ROOT_URLCONF=__name__, ALLOWED_HOSTS=["testserver"]):
+        yield
+    request_started.disconnect(_started)
+    request_finished.disconnect(_finished)
+
+
+def _scope(route: str) -> dict:
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": f"/{route}/",
+        "raw_path": f"/{route}/".encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"testserver")],
+        "client": ("127.0.0.1", 40000),
+        "server": ("testserver", 80),
+    }
+
+
+async def _call(handler, route: str, *, hang_up_after: float | None = None) -> list[dict]:
+    sent: list[dict] = []
+    requested = False
+
+    async def receive() -> dict:
+        nonlocal requested
+        if not requested:
+            requested = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        if hang_up_after is not None:
+            await asyncio.sleep(hang_up_after)
+        else:
+            await asyncio.Event().wait()  # the client stays until the answer is sent
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    await handler(_scope(route), receive, send)
+    return sent
+
+
+def _threads_of(name: str) -> list[int]:
+    return [ident for seen_name, ident in seen if seen_name == name]
+
+
+@pytest.mark.asyncio
+async def test_a_request_runs_on_one_thread_and_the_next_is_lent_the_same_one():
+    handler = SyncChainASGIHandler()
+    try:
+        first = await _call(handler, "answer")
+        second = await _call(handler, "answer")
+    finally:
+        handler.threads.close()
+
+    assert first[0]["status"] == second[0]["status"] == 200
+    threads = {ident for _, ident in seen}
+    # started, view, what follows the answer, finished: all on one thread, for both requests
+    assert [name for name, _ in seen] == ["started", "view", "after", "finished"] * 2
+    assert len(threads) == 1
+    assert threads != {threading.get_ident()}  # not the event loop's
+
+
+@pytest.mark.asyncio
+async def test_a_request_dropped_mid_view_finishes_on_its_thread_before_it_is_lent_again():
+    handler = SyncChainASGIHandler()
+    try:
+        dropped = await _call(handler, "slow", hang_up_after=0.1)
+        # Django sends request_finished on the request's thread, so it follows the view
+        assert slow_view_done.is_set()
+        assert not dropped  # the client had gone before the answer
+        await _call(handler, "answer")
+    finally:
+        handler.threads.close()
+
+    assert _threads_of("view")[0] == _threads_of("finished")[0]
+    assert _threads_of("view")[1] == _threads_of("view")[0]  # lent again once done
+
+
+def test_a_thread_still_running_what_it_was_given_is_not_lent_again():
+    threads = RequestThreads(keep=4)
+    release = threading.Event()
+    with threads.lend() as busy:
+        running = busy.submit(release.wait, WAIT)  # as a dropped view left behind
+    assert busy not in threads.idle
+    with threads.lend() as other:
+        assert other is not busy
+        assert other.submit(lambda: "answered").result(WAIT) == "answered"
+    release.set()
+    assert running.result(WAIT) is True
+    threads.close()
+
+
+def test_idle_threads_kept_are_bounded():
+    threads = RequestThreads(keep=2)
+    with threads.lend() as a, threads.lend() as b, threads.lend() as c:
+        lent = {a, b, c}
+    assert len(lent) == 3
+    assert len(threads.idle) == 2 and set(threads.idle) <= lent
+    with threads.lend() as again:
+        assert again in lent  # lent again, not started anew
+    threads.close()
+    assert not threads.idle
