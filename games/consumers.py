@@ -11,6 +11,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from config.channel_layer import ClosesWhenLayerIsDown
+from config.consumers import DispatchesWithoutSweep
 from games import notifications, presence, selectors
 
 
@@ -26,7 +27,7 @@ def socket_group_for(*, match_id: int, user: Any) -> str | None:
     return notifications.group_for_spectators(match.pk)
 
 
-class MatchConsumer(ClosesWhenLayerIsDown, AsyncWebsocketConsumer):
+class MatchConsumer(ClosesWhenLayerIsDown, DispatchesWithoutSweep, AsyncWebsocketConsumer):
     group: str | None = None
     watching: presence.Presence | None = None  # this page, for reminders
 

@@ -11,10 +11,11 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from config.channel_layer import ClosesWhenLayerIsDown
+from config.consumers import DispatchesWithoutSweep
 from inbox import push
 
 
-class NotificationConsumer(ClosesWhenLayerIsDown, AsyncWebsocketConsumer):
+class NotificationConsumer(ClosesWhenLayerIsDown, DispatchesWithoutSweep, AsyncWebsocketConsumer):
     group: str | None = None
 
     async def connect(self) -> None:

@@ -5,6 +5,7 @@ Runs on the in-memory channel layer by default and on channels-redis when REDIS_
 
 import re
 
+import channels.consumer
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
@@ -160,3 +161,27 @@ async def test_a_foreign_origin_is_refused(alice, bob, make_match):
     )
     is_connected, _ = await communicator.connect(timeout=5)
     assert not is_connected
+
+
+async def test_a_push_reaches_the_socket_without_a_connection_sweep(
+    alice, bob, make_match, monkeypatch
+):
+    """Channels' dispatch would run close_old_connections on the process's one
+    thread-sensitive thread before every message; the match socket's database reads close
+    their own connections (config/consumers.py), so its pushes skip that hand-over."""
+    sweeps: list[str] = []
+
+    async def sweep() -> None:
+        sweeps.append("sweep")
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", sweep)
+    match = await database_sync_to_async(make_match)(alice, bob, THREE_EACH)
+    bob_socket = await connected(socket_for(bob, match.pk))
+
+    await database_sync_to_async(services.move_submit)(
+        match_id=match.pk, user=alice, ply=0, move={"type": "attack"}
+    )
+
+    assert 'data-ply="1"' in await bob_socket.receive_from(timeout=5)
+    await bob_socket.disconnect()
+    assert sweeps == []  # not on connect, the push, nor the disconnect
