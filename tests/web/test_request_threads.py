@@ -19,12 +19,12 @@ from config.after_response import after_response
 from config.handler import RequestThreads, SyncChainASGIHandler
 
 WAIT = 10.0  # a bound on every wait, never a timing being tested
-seen: list[tuple[str, int]] = []
+seen: list[tuple[str, threading.Thread]] = []  # the threads themselves: no id reused
 slow_view_done = threading.Event()
 
 
 def _note(name: str) -> None:
-    seen.append((name, threading.get_ident()))
+    seen.append((name, threading.current_thread()))
 
 
 def answer(request):
@@ -102,8 +102,8 @@ async def _call(handler, route: str, *, hang_up_after: float | None = None) -> l
     return sent
 
 
-def _threads_of(name: str) -> list[int]:
-    return [ident for seen_name, ident in seen if seen_name == name]
+def _threads_of(name: str) -> list[threading.Thread]:
+    return [thread for seen_name, thread in seen if seen_name == name]
 
 
 @pytest.mark.asyncio
@@ -116,11 +116,11 @@ async def test_a_request_runs_on_one_thread_and_the_next_is_lent_the_same_one():
         handler.threads.close()
 
     assert first[0]["status"] == second[0]["status"] == 200
-    threads = {ident for _, ident in seen}
     # started, view, what follows the answer, finished: all on one thread, for both requests
     assert [name for name, _ in seen] == ["started", "view", "after", "finished"] * 2
-    assert len(threads) == 1
-    assert threads != {threading.get_ident()}  # not the event loop's
+    first_thread = seen[0][1]
+    assert all(thread is first_thread for _, thread in seen)
+    assert first_thread is not threading.current_thread()  # not the event loop's
 
 
 @pytest.mark.asyncio
@@ -135,8 +135,8 @@ async def test_a_request_dropped_mid_view_finishes_on_its_thread_before_it_is_le
     finally:
         handler.threads.close()
 
-    assert _threads_of("view")[0] == _threads_of("finished")[0]
-    assert _threads_of("view")[1] == _threads_of("view")[0]  # lent again once done
+    assert _threads_of("view")[0] is _threads_of("finished")[0]
+    assert _threads_of("view")[1] is _threads_of("view")[0]  # lent again once done
 
 
 def test_a_thread_still_running_what_it_was_given_is_not_lent_again():
