@@ -17,6 +17,7 @@ from django.urls import path
 
 from config.after_response import after_response
 from config.handler import SyncChainASGIHandler
+from tests.asgi_calls import get
 
 WAIT = 10.0  # a bound on every wait, never a timing being tested
 events: list[str] = []
@@ -72,45 +73,13 @@ def _clean():
         yield
 
 
-def _scope(route: str) -> dict:
-    return {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": f"/{route}/",
-        "raw_path": f"/{route}/".encode(),
-        "query_string": b"",
-        "root_path": "",
-        "headers": [(b"host", b"testserver")],
-        "client": ("127.0.0.1", 40000),
-        "server": ("testserver", 80),
-    }
-
-
 async def _call(route: str, *, hang_up_after: float | None = None) -> list[dict]:
-    sent: list[dict] = []
-    requested = False
-
-    async def receive() -> dict:
-        nonlocal requested
-        if not requested:
-            requested = True
-            return {"type": "http.request", "body": b"", "more_body": False}
-        if hang_up_after is not None:
-            await asyncio.sleep(hang_up_after)
-        else:
-            await asyncio.Event().wait()  # the client stays until the answer is sent
-        return {"type": "http.disconnect"}
-
-    async def send(message: dict) -> None:
-        if message["type"] == "http.response.body" and not message.get("more_body"):
-            events.append("sent")
-        sent.append(message)
-
-    await SyncChainASGIHandler()(_scope(route), receive, send)
-    return sent
+    return await get(
+        SyncChainASGIHandler(),
+        route,
+        hang_up_after=hang_up_after,
+        on_sent=lambda: events.append("sent"),
+    )
 
 
 @pytest.mark.asyncio

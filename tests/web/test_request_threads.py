@@ -5,7 +5,6 @@ whose request was dropped while its view still ran is not lent again."""
 
 from __future__ import annotations
 
-import asyncio
 import threading
 import time
 
@@ -17,6 +16,7 @@ from django.urls import path
 
 from config.after_response import after_response
 from config.handler import RequestThreads, SyncChainASGIHandler
+from tests.asgi_calls import get
 
 WAIT = 10.0  # a bound on every wait, never a timing being tested
 seen: list[tuple[str, threading.Thread]] = []  # the threads themselves: no id reused
@@ -63,45 +63,6 @@ def _clean():
     request_finished.disconnect(_finished)
 
 
-def _scope(route: str) -> dict:
-    return {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": f"/{route}/",
-        "raw_path": f"/{route}/".encode(),
-        "query_string": b"",
-        "root_path": "",
-        "headers": [(b"host", b"testserver")],
-        "client": ("127.0.0.1", 40000),
-        "server": ("testserver", 80),
-    }
-
-
-async def _call(handler, route: str, *, hang_up_after: float | None = None) -> list[dict]:
-    sent: list[dict] = []
-    requested = False
-
-    async def receive() -> dict:
-        nonlocal requested
-        if not requested:
-            requested = True
-            return {"type": "http.request", "body": b"", "more_body": False}
-        if hang_up_after is not None:
-            await asyncio.sleep(hang_up_after)
-        else:
-            await asyncio.Event().wait()  # the client stays until the answer is sent
-        return {"type": "http.disconnect"}
-
-    async def send(message: dict) -> None:
-        sent.append(message)
-
-    await handler(_scope(route), receive, send)
-    return sent
-
-
 def _threads_of(name: str) -> list[threading.Thread]:
     return [thread for seen_name, thread in seen if seen_name == name]
 
@@ -110,8 +71,8 @@ def _threads_of(name: str) -> list[threading.Thread]:
 async def test_a_request_runs_on_one_thread_and_the_next_is_lent_the_same_one():
     handler = SyncChainASGIHandler()
     try:
-        first = await _call(handler, "answer")
-        second = await _call(handler, "answer")
+        first = await get(handler, "answer")
+        second = await get(handler, "answer")
     finally:
         handler.threads.close()
 
@@ -127,11 +88,11 @@ async def test_a_request_runs_on_one_thread_and_the_next_is_lent_the_same_one():
 async def test_a_request_dropped_mid_view_finishes_on_its_thread_before_it_is_lent_again():
     handler = SyncChainASGIHandler()
     try:
-        dropped = await _call(handler, "slow", hang_up_after=0.1)
+        dropped = await get(handler, "slow", hang_up_after=0.1)
         # Django sends request_finished on the request's thread, so it follows the view
         assert slow_view_done.is_set()
         assert not dropped  # the client had gone before the answer
-        await _call(handler, "answer")
+        await get(handler, "answer")
     finally:
         handler.threads.close()
 
