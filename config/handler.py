@@ -30,7 +30,9 @@ that every request and socket of the worker shares. `RequestThreads` keeps the t
 instead and lends one to each request, with the same guarantee (one thread, one request
 at a time, every thread-sensitive call of the request on it), through asgiref's
 `ThreadSensitiveContext(executor=...)`. A thread is lent again only once all it was given
-has finished: one whose request was dropped while its view still ran is let go.
+has finished. Django's own handler waits for a dropped request's view (its
+`request_finished` is queued behind the view on that thread); should anything else be left
+running there, the thread is let go instead.
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ class RequestThreads:
         finally:
             if thread.unfinished == 0 and len(self.idle) < self.keep:
                 self.idle.append(thread)
-            else:  # its dropped view still runs, or enough wait already: let it end
+            else:  # work it was given still runs, or enough wait already: let it end
                 thread.shutdown(wait=False)
 
     def close(self) -> None:
