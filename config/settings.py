@@ -68,7 +68,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.auth.CompiledAuthenticationMiddleware",  # Django's, the user's row read compiled
     "config.ratelimit.RateLimitMiddleware",  # every write, per user and per IP: 429
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
