@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import contextvars
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponseBase
@@ -34,6 +34,9 @@ Step = Callable[[], Any]
 _pending: contextvars.ContextVar[list[Step] | None] = contextvars.ContextVar(
     "after_response", default=None
 )
+_memo: contextvars.ContextVar[dict[Hashable, Any] | None] = contextvars.ContextVar(
+    "request_memo", default=None
+)
 
 
 def after_response(step: Step) -> None:
@@ -43,6 +46,14 @@ def after_response(step: Step) -> None:
         _run([step])
     else:
         pending.append(step)
+
+
+def request_memo() -> dict[Hashable, Any] | None:
+    """What one request's view and the steps after its answer share (None outside a
+    request): something the view drew or read that a step would otherwise send or read
+    again. It lives as long as the request's steps, and no other request sees it (a test
+    client or a WSGI server runs one request after another in the same context)."""
+    return _memo.get()
 
 
 class AfterResponseMiddleware:
@@ -56,23 +67,27 @@ class AfterResponseMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         pending: list[Step] = []
-        token = _pending.set(pending)
+        token, memo_token = _pending.set(pending), _memo.set({})
         try:
-            response = self.get_response(request)
-        except BaseException:
-            _pending.reset(token)
-            _run(pending)
-            raise
-        _pending.reset(token)
-        if pending:
-            if response.streaming:
+            try:
+                response = self.get_response(request)
+            except BaseException:
+                _pending.reset(token)
                 _run(pending)
-            else:
-                # Django's own list of what an answer holds (private, unchanged since 3.0):
-                # each is run, then the list cleared, by close().
-                closers = response._resource_closers  # type: ignore[attr-defined]
-                closers.append(Later(pending, contextvars.copy_context()))
-        return response
+                raise
+            _pending.reset(token)
+            if pending:
+                if response.streaming:
+                    _run(pending)
+                else:
+                    # Django's own list of what an answer holds (private, unchanged since
+                    # 3.0): each is run, then the list cleared, by close(). The steps run in
+                    # a copy of this context: with this request's memo.
+                    closers = response._resource_closers  # type: ignore[attr-defined]
+                    closers.append(Later(pending, contextvars.copy_context()))
+            return response
+        finally:
+            _memo.reset(memo_token)
 
 
 class Later:

@@ -34,7 +34,7 @@ from typing import Any
 from django.core.cache import cache
 from django.template.loader import render_to_string
 
-from config.after_response import after_response
+from config.after_response import after_response, request_memo
 from games import selectors
 
 logger = logging.getLogger(__name__)
@@ -81,8 +81,8 @@ def boards_just_changed(*, match: Any, seats: list[Any]) -> list[str]:
     they show: for the answer to a move, then for the pushes that follow it
     (games.notifications). No other process can have drawn this version yet, so the shared
     cache is not asked first; what this process has just drawn (the answer) is not drawn
-    again. The new fragments are written to the shared cache together, in one round trip,
-    once the answer has gone out (config.after_response)."""
+    again. The new fragments are written to the shared cache once the answer has gone out
+    (config.after_response), in one round trip with the pushes' (`_share_after_response`)."""
     if match.status == match.Status.WAITING:
         return [board_html(match=match, seat=seat) for seat in seats]
     drawn: dict[str, str] = {}
@@ -95,7 +95,7 @@ def boards_just_changed(*, match: Any, seats: list[Any]) -> list[str]:
             _recent.put(key, html)
         boards.append(_with_after_result(match, seat, html))
     if drawn:  # for other processes' board fetches: after the answer, during a request
-        after_response(lambda: _shared_put(drawn))
+        _share_after_response(drawn)
     return boards
 
 
@@ -155,6 +155,27 @@ def _cached_board_html(*, match: Any, seat: Any) -> str:
 
 def _draw(match: Any, seat: Any) -> str:
     return render_to_string(BOARD_TEMPLATE, board_context(match=match, seat=seat))
+
+
+_UNSHARED = "games.rendering.unshared"  # request_memo's key: fragments not yet written
+
+
+def _share_after_response(fragments: dict[str, str]) -> None:
+    """Put `fragments` in the shared cache once the answer has gone out, in one round trip
+    with the other fragments drawn for the same request. A move's answer (its mover's board)
+    is drawn in the view, the pushes' boards just after the answer is sent, by the step the
+    commit queued before the view drew: the write queued by the view runs after that step
+    and takes what it drew too. Outside a request the write is made at once."""
+    memo = request_memo()
+    if memo is None:
+        _shared_put(fragments)
+        return
+    waiting = memo.get(_UNSHARED)
+    if waiting is not None:
+        waiting.update(fragments)
+        return
+    memo[_UNSHARED] = dict(fragments)
+    after_response(lambda: _shared_put(memo.pop(_UNSHARED)))
 
 
 def _shared_put(fragments: dict[str, str]) -> None:

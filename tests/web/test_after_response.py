@@ -15,7 +15,7 @@ from django.http import HttpResponse, StreamingHttpResponse
 from django.test import override_settings
 from django.urls import path
 
-from config.after_response import after_response
+from config.after_response import after_response, request_memo
 from config.handler import SyncChainASGIHandler
 from tests.asgi_calls import get
 
@@ -62,12 +62,30 @@ def streaming(request):
     return StreamingHttpResponse(_parts())
 
 
-urlpatterns = [path("answer/", answer), path("slow/", slow), path("streaming/", streaming)]
+memos: list[object] = []
+
+
+def remembering(request):
+    memo = request_memo()
+    memo["drawn"] = request.GET["n"]
+    memos.append(memo)
+    after_response(lambda: events.append(f"after {request_memo()['drawn']}"))
+    after_response(_step("last"))
+    return HttpResponse("the board")
+
+
+urlpatterns = [
+    path("answer/", answer),
+    path("slow/", slow),
+    path("streaming/", streaming),
+    path("remembering/", remembering),
+]
 
 
 @pytest.fixture(autouse=True)
 def _clean():
     events.clear()
+    memos.clear()
     done.clear()
     with override_settings(ROOT_URLCONF=__name__, ALLOWED_HOSTS=["testserver"]):
         yield
@@ -115,3 +133,15 @@ def test_outside_a_request_a_step_runs_at_once():
     after_response(_step("last"))
 
     assert events == ["last"]
+
+
+def test_a_request_s_memo_is_shared_with_its_steps_and_no_other_request(client):
+    """The view's memo is the one its steps after the answer see; the next request, in the
+    same context here (the test client's), starts with a new one; outside, there is none."""
+    assert request_memo() is None
+    client.get("/remembering/?n=1")
+    client.get("/remembering/?n=2")
+
+    assert events == ["after 1", "last", "after 2", "last"]
+    assert memos[0] is not memos[1] and memos[1] == {"drawn": "2"}
+    assert request_memo() is None

@@ -98,6 +98,32 @@ def test_the_mover_s_answer_is_the_board_pushed_to_them_rendered_once(
     assert len(rendered) == 3  # that was the cached board: nothing rendered again
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_move_s_boards_go_to_the_shared_cache_in_one_write(
+    client, make_user, make_match, production_tasks, monkeypatch
+):
+    """The answer's board and the pushes' boards, drawn either side of the answer, are
+    written together once the answer has gone out: one round trip to Redis, not two. The
+    test client runs each request in the test's own context: the second move's boards are
+    written too, not kept for a write already made."""
+    users = [make_user(), make_user()]
+    match = make_match(*users)
+    _everyone_looking(match)
+    writes = []
+    real = rendering._shared_put
+    monkeypatch.setattr(rendering, "_shared_put", lambda f: writes.append(dict(f)) or real(f))
+    for ply in (0, 1):
+        match.refresh_from_db()
+        assert match.ply == ply
+        client.force_login(_mover(match, users))
+        assert _post_move(client, match).status_code == 200
+        assert len(writes) == ply + 1
+        viewers = sorted(key.rsplit(":", 1)[1] for key in writes[ply])
+        assert viewers == ["seat0", "seat1", "watch"]
+        assert all(f"board:{match.pk}:{ply + 1}:" in key for key in writes[ply])
+        assert all(cache.get(key) == html for key, html in writes[ply].items())
+
+
 @pytest.mark.django_db
 def test_nobody_looking_renders_only_the_answer(
     client, make_user, make_match, production_tasks, django_capture_on_commit_callbacks, monkeypatch
