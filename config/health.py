@@ -12,9 +12,10 @@ the worker holds sockets, so that answered "down" after 2 s) and never a new con
 per request.
 
 Under uvicorn both are answered by `HealthChecks`, an ASGI layer in front of Django
-(web/asgi.py): Django runs every request of a worker on one thread
-(config/handler.py), so a check made there waits behind every move and board in the queue
-(measured: p50 63 ms, p99 259 ms at saturation; up to 813 ms with 4,000 sockets open).
+(web/asgi.py): Django's requests wait for a slot under the worker's request cap
+(config/overload.py), so a check made there waits behind every move and board in the
+queue (measured before this layer: p50 63 ms, p99 259 ms at saturation; up to 813 ms
+with 4,000 sockets open).
 Liveness is answered on the event loop; readiness runs its checks on a thread of its own,
 which borrows a database connection and gives it back. The Django views below stay for
 every other way in (the test client, a WSGI server) and give the same answers.

@@ -29,11 +29,14 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.core.cache import cache
 
+from config.after_response import request_memo
+
 PRESENCE_TTL = 90  # seconds an entry counts without a refresh
 PRESENCE_REFRESH = 30  # the heartbeat of an open socket
 
 
 STREAM = "stream:"  # the channel names of streams, which show no board
+_LOOKED = "games.presence.looking"  # request_memo's key, with the match's id: what was read
 
 
 def stream_channel(name: str) -> str:
@@ -73,7 +76,15 @@ def presence_leave(*, user_id: int | None, match_id: int, channel: str) -> None:
 
 
 def is_present(*, user_id: int, match_id: int) -> bool:
-    """Has this player the match open in a page right now?"""
+    """Has this player the match open right now (a page, or a program's stream)?
+
+    Within a request, what `looking` read for the match answers it without another round
+    trip: after a move, the pushes (which read `looking`) run before the reminders (which
+    ask this), a few milliseconds apart, in the same request (`request_memo`)."""
+    memo = request_memo()
+    seen = memo.get((_LOOKED, match_id)) if memo is not None else None
+    if seen is not None and user_id in seen[0]:
+        return user_id in seen[1].channels
     return bool(_live(cache.get(_key(user_id, match_id)) or {}, time.time()))
 
 
@@ -110,13 +121,17 @@ def looking(*, match_id: int, user_ids: list[int]) -> Looking:
     with_page = frozenset(user_id for user_id in anyone if _has_page(live[user_id]))
     watching = _live(entries.get(watch) or {}, now)
     has_spectators = _has_page(watching)
-    return Looking(
+    seen = Looking(
         with_page,
         has_spectators,
         streaming_ids=anyone - with_page,
         has_spectator_streams=bool(watching) and not has_spectators,
         channels={user_id: live[user_id] for user_id in anyone},
     )
+    memo = request_memo()
+    if memo is not None:  # for `is_present`, later in the same request
+        memo[(_LOOKED, match_id)] = (frozenset(user_ids), seen)
+    return seen
 
 
 class Presence:

@@ -124,6 +124,50 @@ def test_a_move_s_boards_go_to_the_shared_cache_in_one_write(
         assert all(cache.get(key) == html for key, html in writes[ply].items())
 
 
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("other_looking", [True, False])
+def test_the_reminder_reads_presence_from_the_pushes_read(
+    client, make_user, make_match, production_tasks, monkeypatch, other_looking
+):
+    """After a move, the pushes read who is looking (one round trip for every seat and the
+    spectators); the next seat's reminder, a step later in the same request, asks whether
+    its player is present and is answered from that read, not from Redis again."""
+    from games import effects
+
+    users = [make_user(), make_user()]
+    match = make_match(*users)
+    mover = _mover(match, users)
+    other = next(user for user in users if user != mover)
+    _everyone_looking(match)
+    if not other_looking:
+        presence.presence_leave(
+            user_id=other.pk, match_id=match.pk, channel=f"c{match.seats.get(user=other).pk}"
+        )
+    reads, sent, in_many = [], [], []
+    real_get, real_get_many = presence.cache.get, presence.cache.get_many
+
+    def get(key, *args, **kwargs):
+        if not in_many:  # a cache's get_many may be its gets (the local memory cache's are)
+            reads.append(key)
+        return real_get(key, *args, **kwargs)
+
+    def get_many(keys, *args, **kwargs):
+        in_many.append(True)
+        try:
+            return real_get_many(keys, *args, **kwargs)
+        finally:
+            in_many.pop()
+
+    monkeypatch.setattr(presence.cache, "get", get)
+    monkeypatch.setattr(presence.cache, "get_many", get_many)
+    monkeypatch.setattr(effects, "task_send", lambda name, *args: sent.append(name))
+    client.force_login(mover)
+    assert _post_move(client, match).status_code == 200
+    assert [key for key in reads if key == presence._key(other.pk, match.pk)] == []
+    reminded = "inbox.tasks.remind_turn" in sent
+    assert reminded is not other_looking
+
+
 @pytest.mark.django_db
 def test_nobody_looking_renders_only_the_answer(
     client, make_user, make_match, production_tasks, django_capture_on_commit_callbacks, monkeypatch
