@@ -122,6 +122,22 @@ def thinking_pid(env: dict[str, str]) -> int:
     return int(mark.read_text())
 
 
+def delivered_at(env: dict[str, str]) -> float:
+    """When the worker took the task from the broker, on this process's monotonic clock: the
+    moment the broker's visibility timeout counts from (kombu's unacked index holds it, as
+    wall time). The AI's mark comes later, by the task's start and this test's polling:
+    on a slow machine, more than a second later."""
+    import redis
+
+    client = redis.Redis.from_url(env["CELERY_BROKER_URL"])
+    try:
+        taken = client.zrange("unacked_index", 0, -1, withscores=True)
+    finally:
+        client.close()
+    assert len(taken) == 1, taken
+    return time.monotonic() - (time.time() - taken[0][1])
+
+
 def moves(env: dict[str, str], match_id: int) -> list[tuple[int, int]]:
     """(ply, seat) of every logged move, straight from the database."""
     url = env["DATABASE_URL"]
@@ -157,7 +173,7 @@ def test_a_worker_killed_mid_move_leaves_its_task_to_the_next_after_the_visibili
     with slow_worker(env, tmp_path / "slow.log", "--pool", "solo") as doomed:
         match_id = new_ai_match(env, tmp_path)
         pid = thinking_pid(env)
-        delivered = time.monotonic()  # near enough: the AI starts as the task arrives
+        delivered = delivered_at(env)
         assert pid == doomed.process.pid  # solo: the worker itself runs the task
         os.kill(pid, signal.SIGKILL)
         doomed.process.wait(10)
