@@ -69,12 +69,12 @@ class AfterResponseMiddleware:
         pending: list[Step] = []
         token, memo_token = _pending.set(pending), _memo.set({})
         try:
-            try:
-                response = self.get_response(request)
-            except BaseException:
-                _pending.reset(token)
-                _run(pending)
-                raise
+            response = self.get_response(request)
+        except BaseException:
+            _pending.reset(token)
+            _run(pending)
+            raise
+        else:
             _pending.reset(token)
             if pending:
                 if response.streaming:
