@@ -85,15 +85,16 @@ def _verified(request: HttpRequest, user: Any) -> Any:
     """`user` if the session's hash is theirs (or a fallback secret's: the session then
     takes the current hash, under a new key); else None, the session flushed."""
     session_hash = request.session.get(HASH_SESSION_KEY)
-    session_auth_hash = user.get_session_auth_hash()
-    if session_hash and constant_time_compare(session_hash, session_auth_hash):
-        return user
-    if session_hash and any(
-        constant_time_compare(session_hash, fallback)
-        for fallback in user.get_session_auth_fallback_hash()
-    ):
-        request.session.cycle_key()
-        request.session[HASH_SESSION_KEY] = session_auth_hash
-        return user
+    if session_hash:
+        session_auth_hash = user.get_session_auth_hash()
+        if constant_time_compare(session_hash, session_auth_hash):
+            return user
+        if any(
+            constant_time_compare(session_hash, fallback)
+            for fallback in user.get_session_auth_fallback_hash()
+        ):
+            request.session.cycle_key()
+            request.session[HASH_SESSION_KEY] = session_auth_hash
+            return user
     request.session.flush()
     return None
