@@ -32,15 +32,14 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.cache import cache
-from django.template.loader import render_to_string
 
 from config.after_response import after_response, request_memo
-from games import selectors
+from games import jinja, selectors
 
 logger = logging.getLogger(__name__)
 
 BOARD_SECONDS = 600
-BOARD_TEMPLATE = "games/match.html#board"
+BOARD_TEMPLATE = "games/board.jinja"  # Jinja2 (games.jinja): the hottest template
 
 # name -> render(user=...) -> HTML marked hx-swap-oob: what follows a finished match's board
 # for its seat's player. Apps above `games` register here from their AppConfig.ready
@@ -153,8 +152,13 @@ def _cached_board_html(*, match: Any, seat: Any) -> str:
     return html
 
 
+def draw(context: dict[str, Any]) -> str:
+    """A board from its context (`board_context`, or a request's: games.views)."""
+    return jinja.render(BOARD_TEMPLATE, context)
+
+
 def _draw(match: Any, seat: Any) -> str:
-    return render_to_string(BOARD_TEMPLATE, board_context(match=match, seat=seat))
+    return draw(board_context(match=match, seat=seat))
 
 
 _UNSHARED = "games.rendering.unshared"  # request_memo's key: fragments not yet written

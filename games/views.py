@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.context_processors import csrf
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -22,7 +23,7 @@ from config import inputs
 from config.errors import page_not_found
 from config.http import HtmxHttpRequest
 from config.inputs import BadInput
-from games import decks, rendering, selectors, services
+from games import decks, jinja, rendering, selectors, services
 from games.ai import levels
 from games.boards import has_board, presenter_for, tutorial_for
 from games.boards.base import CardFormPresenter
@@ -60,7 +61,7 @@ def _match_response(request: HtmxHttpRequest, match_id: int, *, error: str = "",
         return _board_fragment(request, match)
     context = _board_context(request, match, error)
     if request.htmx:
-        return render(request, "games/match.html#board", context, status=status)
+        return _board_response(request, context, status=status)
     return render(request, "games/match.html", context, status=status)
 
 
@@ -71,12 +72,26 @@ def _board_fragment(
     and shared with the pushes, except for a table still waiting for players. A board
     `just_changed` by this request is one no other process can have drawn yet."""
     if match.status == Match.Status.WAITING:
-        return render(request, "games/match.html#board", _board_context(request, match))
+        return _board_response(request, _board_context(request, match))
     seat = selectors.seat_of(match=match, user=request.user)
     viewer = seat if seat is not None and seat.joined is not None else None
     if just_changed:
         return HttpResponse(rendering.boards_just_changed(match=match, seats=[viewer])[0])
     return HttpResponse(rendering.board_html(match=match, seat=viewer))
+
+
+def _board_response(
+    request: HttpRequest,
+    context: dict[str, Any],
+    *,
+    status: int = 200,
+    template: str = rendering.BOARD_TEMPLATE,
+) -> HttpResponse:
+    """A board (or a part of one: Haymaker's action bar) drawn for this request alone: a
+    table still waiting for players, a board carrying an error, a move's preview. Its
+    context gets what Django's `render` would add: the request, its user, the CSRF token."""
+    context.update(csrf(request), request=request, user=request.user)
+    return HttpResponse(jinja.render(template, context), status=status)
 
 
 def _read_match(match_id: int) -> Match | None:
@@ -431,7 +446,7 @@ def move_preview(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     cards = presenter.checked_cards(request.GET.getlist("cards"))
     asked = inputs.optional_whole_number(request.GET.get("ply"), what="The move number")
     context = selectors.move_preview(match=match, user=request.user, cards=cards, ply=asked)
-    return render(request, presenter.preview_template, context)
+    return _board_response(request, context, template=presenter.preview_template)
 
 
 def _after_post(request: HtmxHttpRequest, match_id: int) -> HttpResponse:

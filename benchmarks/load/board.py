@@ -1,7 +1,7 @@
 """Reading a board fragment the way a browser would (pure: the standard library only).
 
 Dog Blade has one legal move at a time; the board of the seat to act carries it as a form
-(`templates/games/dogblade/board.html`): hidden `ply` and `move_id`, the CSRF token, and a
+(`games/dogblade/board.jinja`): hidden `ply` and `move_id`, the CSRF token, and a
 submit button `name="move"` whose value is the move's JSON. `parse_move_form` finds that
 form, so the generator posts exactly what the button would.
 

@@ -29,7 +29,7 @@ Phrases = tuple[str, str, str]
 @dataclass(frozen=True)
 class BoardPresenter:
     slug: str  # the engine's slug (games.engine.registry)
-    template: str  # the board partial, e.g. "games/dogblade/board.html"
+    template: str  # the board, a Jinja2 template (games.jinja): "games/dogblade/board.jinja"
     describe: Describe  # one line of the match log for an event, given the seats' names
     tagline: str
     folder: Path  # the board's folder: its `templates/` and `static/` are found from here
@@ -57,7 +57,7 @@ class CardFormPresenter(Protocol):
     """A board whose moves are built from checked cards, with a live action bar the move
     preview redraws (Haymaker's): `games.selectors.move_preview` and its view."""
 
-    preview_template: str  # the action bar's partial
+    preview_template: str  # the action bar, a Jinja2 template (games.jinja)
 
     def checked_cards(self, values: list[str]) -> list[str]: ...
 

@@ -2,7 +2,8 @@
 
 It asks the board table (`games.boards`) at each lookup, so a board registered at run time
 (a test's game) is found too. Template names keep their usual form
-("games/<slug>/board.html"): the folder holds `templates/games/<slug>/...`.
+("games/<slug>/rules.html"): the folder holds `templates/games/<slug>/...`. Its Jinja2 templates
+(the board) are found the same way by games.jinja.
 """
 
 from __future__ import annotations

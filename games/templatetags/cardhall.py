@@ -66,3 +66,22 @@ def _escaped(value) -> str:
     if hasattr(value, "__html__"):
         return value.__html__()
     return html.escape(str(value))
+
+
+@register.simple_tag(takes_context=True)
+def jinja(context, name):
+    """A board's Jinja template (games.jinja) drawn inside a Django page, with the page's
+    context: the match page, the replay and the verify page."""
+    from games import jinja as board_templates
+
+    return mark_safe(board_templates.render(name, context.flatten()))
+
+
+@register.simple_tag
+def jinja_macro(name, macro, *args, **kwargs):
+    """A macro of a Jinja template that holds only macros (a game's `cards.jinja`), called
+    from a Django page: a rules page shows the board's own cards."""
+    from games import jinja as board_templates
+
+    module = board_templates.environment().get_template(name).module
+    return mark_safe(str(getattr(module, macro)(*args, **kwargs)))

@@ -22,7 +22,7 @@ from benchmarks.load.board import (
 from benchmarks.load.schedule import open_loop, slot_offsets
 from benchmarks.load.stats import percentile, rate, summary
 
-# The shape of templates/games/dogblade/board.html's move form, as Django renders it.
+# The shape of games/dogblade/board.jinja's move form, as it is drawn (Django's escaping).
 BOARD = """
 <section id="board" class="board board-dogblade is-my-turn" data-version="7.1700000000000"
          data-ply="7" data-status="active" hx-get="/matches/3/board/?have=7.17">

@@ -32,7 +32,7 @@ def form_move(post: Any) -> dict[str, Any]:
 BOARD = BoardPresenter(
     slug="highcard",
     folder=Path(__file__).parent,
-    template="games/highcard/board.html",
+    template="games/highcard/board.jinja",
     describe=describe,
     tagline="Draw a card; the higher one takes the round. Best of five.",
     stylesheet="",

@@ -38,10 +38,8 @@ def _pushed(match, monkeypatch, *, mover_page: str = ""):
     groups = [notifications.group_for_seat(match.pk, i) for i in (0, 1)]
     groups.append(notifications.group_for_spectators(match.pk))
     rendered = []
-    draw = rendering.render_to_string
-    monkeypatch.setattr(
-        rendering, "render_to_string", lambda *a, **kw: rendered.append(a) or draw(*a, **kw)
-    )
+    draw = rendering.draw
+    monkeypatch.setattr(rendering, "draw", lambda *a, **kw: rendered.append(a) or draw(*a, **kw))
 
     def change() -> None:
         notifications.match_changed(

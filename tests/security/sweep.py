@@ -42,7 +42,6 @@ from typing import Any
 from unittest import mock
 
 from django.core import mail
-from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -56,7 +55,6 @@ from tests.security.lenses import Lens, lens_for
 UNLIMITED = None  # knowledge once the seed is public: every card may be shown
 NOTHING: Counter = Counter()
 BOARD_PLY = re.compile(r'id="board"[^>]*?data-ply="(\d+)"')
-BOARD_TEMPLATE = "games/match.html#board"
 MOVE_ID = re.compile(r'(?<=name="move_id" value=")[0-9a-f]{32}')  # a fresh one per render
 
 
@@ -322,7 +320,7 @@ class Sweep:
                     mock.patch.object(timezone, "now", lambda: now),
                 ):
                     context = rendering.board_context(match=match, seat=seats.get(seat))
-                    boards.append(MOVE_ID.sub("", render_to_string(BOARD_TEMPLATE, context)))
+                    boards.append(MOVE_ID.sub("", rendering.draw(context)))
             if boards[0] != boards[1]:
                 at = next(i for i, (a, b) in enumerate(zip(*boards, strict=False)) if a != b)
                 raise Leak(

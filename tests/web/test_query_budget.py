@@ -81,10 +81,8 @@ def test_the_mover_s_answer_is_the_board_pushed_to_them_rendered_once(
     match = make_match(*users)
     _everyone_looking(match)
     rendered = []
-    real = rendering.render_to_string
-    monkeypatch.setattr(
-        rendering, "render_to_string", lambda *a, **k: rendered.append(a) or real(*a, **k)
-    )
+    real = rendering.draw
+    monkeypatch.setattr(rendering, "draw", lambda *a, **k: rendered.append(a) or real(*a, **k))
     mover = _mover(match, users)
     client.force_login(mover)
     with django_capture_on_commit_callbacks(execute=True):
@@ -175,10 +173,8 @@ def test_nobody_looking_renders_only_the_answer(
     users = [make_user(), make_user()]
     match = make_match(*users)
     rendered = []
-    real = rendering.render_to_string
-    monkeypatch.setattr(
-        rendering, "render_to_string", lambda *a, **k: rendered.append(a) or real(*a, **k)
-    )
+    real = rendering.draw
+    monkeypatch.setattr(rendering, "draw", lambda *a, **k: rendered.append(a) or real(*a, **k))
     client.force_login(_mover(match, users))
     with django_capture_on_commit_callbacks(execute=True):
         assert _post_move(client, match).status_code == 200

@@ -260,7 +260,7 @@ class HaymakerPresenter(BoardPresenter):
     Also offers every card face to the rules page (`presenter.cards.7H`).
     """
 
-    preview_template: str = "games/haymaker/board.html#actions"
+    preview_template: str = "games/haymaker/actions.jinja"
 
     @property
     def cards(self) -> dict[str, dict[str, Any]]:
@@ -293,7 +293,7 @@ BOARD = HaymakerPresenter(
     outcome_phrases=OUTCOME_PHRASES,
     tutorial=TUTORIAL,
     form_move=form.form_move,
-    template="games/haymaker/board.html",
+    template="games/haymaker/board.jinja",
     describe=describe,
     tagline="Jab, block, and swing a haymaker. Empty your rival's hand before they empty yours.",
     decorate=decorate,
