@@ -25,6 +25,7 @@ where the two differ:
 
 from __future__ import annotations
 
+import datetime
 import functools
 import html
 import inspect
@@ -34,7 +35,7 @@ from typing import Any, NamedTuple
 
 import jinja2
 from django.conf import settings
-from django.template import Context, Template, engines
+from django.template import Context, Template, defaultfilters, engines
 from django.templatetags.static import static as django_static
 from django.urls import get_script_prefix, reverse
 from django.utils.formats import localize
@@ -142,7 +143,23 @@ def _django_filters() -> dict[str, Any]:
         filters.update(library.filters)
     for name in sorted(engine.template_libraries):
         filters.update(engine.template_libraries[name].filters)
+    filters["date"] = _date
     return {name: _django_filter(function) for name, function in filters.items()}
+
+
+def _date(value: Any, arg: Any = None) -> Any:
+    """Django's `date` filter, which writes the two formats of every running clock (ISO 8601
+    and Unix seconds: a clock's `datetime` and `data-deadline`) without Django's formatter,
+    the same text: they were a sixth of a board's drawing."""
+    if isinstance(value, datetime.datetime):
+        if arg == "c":
+            return value.isoformat()
+        if arg == "U":
+            return str(int(value.timestamp()))
+    return defaultfilters.date(value, arg)
+
+
+_date.expects_localtime = True  # type: ignore[attr-defined]
 
 
 @jinja2.pass_context

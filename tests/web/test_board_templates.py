@@ -57,7 +57,10 @@ SAME = [
     ),
     ("{% if missing is None %}none{% endif %}", "{% if missing is none %}none{% endif %}"),
     ("{{ n }} {{ x }} {{ seq.0 }}", "{{ n }} {{ x }} {{ seq.0 }}"),
-    ("{{ when }}|{{ when|date:'c' }}", "{{ when }}|{{ when|date('c') }}"),
+    (
+        "{{ when }}|{{ when|date:'c' }}|{{ when|date:'U' }}|{{ when|date:'D j M, H:i e' }}",
+        "{{ when }}|{{ when|date('c') }}|{{ when|date('U') }}|{{ when|date('D j M, H:i e') }}",
+    ),
     (
         "{{ seq|join:', ' }} {{ d.name|default:'-' }}",
         "{{ seq|join(', ') }} {{ d.name|default('-') }}",
