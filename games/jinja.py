@@ -16,9 +16,10 @@ where the two differ:
   so a board's bytes are those Django wrote.
 - The filters are Django's, by the same names (builtins and every app's library: `index`,
   `tojson`, `date`, `pluralize`, ...), with Django's arguments: `names|index(seat)`.
-- Globals for Django's tags: `static()`, `url()`, `csrf_field()`, `widthratio()`, `regroup()`, and
-  `django()`, which draws a Django template snippet (an app's inclusion tag) with the
-  board's context, for the few tags of apps above `games` that a board shows.
+- Globals for Django's tags: `static()`, `url()`, `csrf_field()`, `widthratio()`,
+  `regroup()`; `log_items()` (a board's log, built in Python); and `django()`, which draws
+  a Django template snippet (an app's inclusion tag) with the board's context, for the few
+  tags of apps above `games` that a board shows.
 - A name nobody set is empty, and so is anything looked up on it (`ChainableUndefined`);
   `is none` holds for it, as Django's `is None` does.
 """
@@ -36,14 +37,14 @@ from typing import Any, NamedTuple
 import jinja2
 from django.conf import settings
 from django.template import Context, Template, defaultfilters, engines
+from django.template.defaulttags import CsrfTokenNode
 from django.templatetags.static import static as django_static
 from django.urls import get_script_prefix, reverse
 from django.utils.formats import localize
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 from django.utils.timezone import template_localtime  # type: ignore[attr-defined]
 from markupsafe import Markup
-
-from games.templatetags.cardhall import log_items
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -163,12 +164,33 @@ _date.expects_localtime = True  # type: ignore[attr-defined]
 
 
 @jinja2.pass_context
-def csrf_field(context: jinja2.runtime.Context) -> str:
-    """Django's `{% csrf_token %}`: nothing for a board drawn without a request."""
-    token = context.get("csrf_token")
-    if not token or token == "NOTPROVIDED":
-        return Markup("")
-    return Markup(format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token))
+def csrf_field(context: jinja2.runtime.Context) -> Markup:
+    """Django's `{% csrf_token %}` itself: nothing for a board drawn without a request."""
+    return Markup(CsrfTokenNode().render(context))  # type: ignore[arg-type]
+
+
+def log_items(log: Any, empty: str = "No moves yet.") -> str:
+    """A board's log (`selectors.log_lines`, newest move first) as its list items, one per
+    event (`{{ log_items(log) }}`): built here rather than in two nested template loops,
+    which were most of a board's render time. Escaped as `format_html` would, without its
+    per-call wrappers: a long match's log is a hundred items, and `format_html_join` took a
+    quarter of the board's render (docs/benchmarks.md, ninth pass)."""
+    items = [
+        f'<li class="log-{_escaped(event["type"])}"><span class="log-ply">{entry["ply"] + 1}'
+        f"</span> {_escaped(event['text'])}</li>"
+        for entry in log
+        for event in entry["events"]
+    ]
+    if not items:
+        return mark_safe(f'<li class="muted">{_escaped(empty)}</li>')
+    return mark_safe("\n".join(items))
+
+
+def _escaped(value: Any) -> str:
+    """django.utils.html.conditional_escape, for the plain strings of a log line."""
+    if hasattr(value, "__html__"):
+        return value.__html__()
+    return html.escape(str(value))
 
 
 def widthratio(value: Any, max_value: Any, max_width: Any) -> str:

@@ -1,8 +1,9 @@
-import html
 import json
 
 from django import template
 from django.utils.safestring import mark_safe
+
+from games import jinja as board_templates
 
 register = template.Library()
 
@@ -43,37 +44,10 @@ def duration(seconds) -> str:
     return f"{minutes} min" if minutes else "under a minute"
 
 
-@register.simple_tag
-def log_items(log, empty: str = "No moves yet."):
-    """A board's log (`selectors.log_lines`, newest move first) as its list items, one per
-    event: built here rather than in two nested template loops, which were most of a
-    board's render time. Escaped as `format_html` would, without its per-call wrappers: a
-    long match's log is a hundred items, and `format_html_join` took a quarter of the
-    board's render (docs/benchmarks.md, ninth pass)."""
-    items = [
-        f'<li class="log-{_escaped(event["type"])}"><span class="log-ply">{entry["ply"] + 1}'
-        f"</span> {_escaped(event['text'])}</li>"
-        for entry in log
-        for event in entry["events"]
-    ]
-    if not items:
-        return mark_safe(f'<li class="muted">{_escaped(empty)}</li>')
-    return mark_safe("\n".join(items))
-
-
-def _escaped(value) -> str:
-    """django.utils.html.conditional_escape, for the plain strings of a log line."""
-    if hasattr(value, "__html__"):
-        return value.__html__()
-    return html.escape(str(value))
-
-
 @register.simple_tag(takes_context=True)
 def jinja(context, name):
     """A board's Jinja template (games.jinja) drawn inside a Django page, with the page's
     context: the match page, the replay and the verify page."""
-    from games import jinja as board_templates
-
     return mark_safe(board_templates.render(name, context.flatten()))
 
 
@@ -81,7 +55,5 @@ def jinja(context, name):
 def jinja_macro(name, macro, *args, **kwargs):
     """A macro of a Jinja template that holds only macros (a game's `cards.jinja`), called
     from a Django page: a rules page shows the board's own cards."""
-    from games import jinja as board_templates
-
     module = board_templates.environment().get_template(name).module
     return mark_safe(str(getattr(module, macro)(*args, **kwargs)))

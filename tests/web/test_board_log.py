@@ -1,4 +1,4 @@
-"""A board's log items (games.templatetags.cardhall.log_items): escaped exactly as
+"""A board's log items (games.jinja.log_items): escaped exactly as
 Django's `format_html` escapes, though built without it (it was a quarter of a render)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from games.templatetags.cardhall import log_items
+from games.jinja import log_items
 
 LINE = '<li class="log-{}"><span class="log-ply">{}</span> {}</li>'
 
