@@ -33,11 +33,26 @@ at a time, every thread-sensitive call of the request on it), through asgiref's
 has finished. Django's own handler waits for a dropped request's view (its
 `request_finished` is queued behind the view on that thread); should anything else be left
 running there, the thread is let go instead.
+
+A request let go. Django's request holds itself: its lazy `user` and `auser` are closures
+over it, and so are the messages' storages, htmx's details and allauth's state. So no
+request, nor anything it holds (its session, user, resolver match, headers and body), was
+freed when it ended, only by Python's cyclic garbage collector: about 150 objects a
+request, a collection every few hundred requests at full load, each stopping the worker's
+event loop and request threads for 20-100 ms (docs/benchmarks.md, seventeenth pass). Once
+the answer is sent and closed (what follows it has run), nothing reads the request again,
+and `SyncChainASGIHandler` empties it, which breaks those cycles: it is freed at once. An
+answer still being closed when its client hung up keeps its request whole. Likewise
+Django's handler learns that a client has gone from an exception (`RequestAborted`), which
+uvicorn's "disconnect" raises after every answer; caught in the handler, it held the
+handler's frame, and so both of the request's tasks, the answer and the body: here the
+disconnect is a return, which the handler treats as it treated the exception.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import threading
 from collections import deque
@@ -48,6 +63,7 @@ from typing import Any
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.conf import settings
+from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler
 from django.http import HttpRequest, HttpResponseBase
 
@@ -101,9 +117,15 @@ class RequestThreads:
             self.idle.pop().shutdown(wait=False)
 
 
+# The request a call of the handler made, to be let go once it has been answered.
+_requests: contextvars.ContextVar[list[HttpRequest] | None] = contextvars.ContextVar(
+    "handler_requests", default=None
+)
+
+
 class SyncChainASGIHandler(ASGIHandler):
     """`ASGIHandler` whose middleware chain and view run in one thread hop, on a thread
-    lent by `RequestThreads`."""
+    lent by `RequestThreads`; each request let go once answered."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -113,9 +135,29 @@ class SyncChainASGIHandler(ASGIHandler):
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
-        with self.threads.lend() as thread:
-            async with ThreadSensitiveContext(executor=thread):
-                await self.handle(scope, receive, send)
+        requests: list[HttpRequest] = []
+        token = _requests.set(requests)
+        try:
+            with self.threads.lend() as thread:
+                async with ThreadSensitiveContext(executor=thread):
+                    await self.handle(scope, receive, send)
+        finally:
+            _requests.reset(token)
+        for request in requests:
+            let_go(request)
+
+    async def listen_for_disconnect(self, receive: Any) -> None:
+        """Django's, ending by a return where it raised `RequestAborted`: its handler ignores
+        that exception, and caught there it was a reference cycle per request."""
+        with contextlib.suppress(RequestAborted):
+            await super().listen_for_disconnect(receive)
+
+    def create_request(self, scope: Any, body_file: Any) -> tuple[Any, Any]:
+        request, error_response = super().create_request(scope, body_file)
+        requests = _requests.get()
+        if request is not None and requests is not None:
+            requests.append(request)
+        return request, error_response
 
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)
@@ -133,12 +175,21 @@ class SyncChainASGIHandler(ASGIHandler):
             response = await asyncio.shield(chain)
         except asyncio.CancelledError:
             chain.add_done_callback(_close_dropped)
+            requests = _requests.get()
+            if requests is not None:  # its view still runs: keep it whole
+                requests.clear()
             raise
         # What the chain set (the request id, read by the access log line) is this task's
         # too, as after a plain `await sync_to_async(...)`.
         for variable, value in context.items():
             variable.set(value)
         return response
+
+
+def let_go(request: HttpRequest) -> None:
+    """Break the cycles a finished request is in (its lazy user, its messages...), so that
+    it and all it holds are freed now, not by the cyclic garbage collector."""
+    vars(request).clear()
 
 
 def _close_dropped(chain: asyncio.Future) -> None:

@@ -23,11 +23,13 @@ sockets (with --answer-only, the POST up to its answer).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +44,12 @@ def main() -> int:
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--queries", action="store_true", help="add one move's SQL")
+    parser.add_argument(
+        "--garbage",
+        action="store_true",
+        help="add what a move leaves for the cyclic garbage collector, by type (through the "
+        "test client, whose requests config.handler does not let go: see its docstring)",
+    )
     parser.add_argument("--pstats", help="with --profile, also write cProfile's stats to this file")
     parser.add_argument(
         "--answer-only",
@@ -155,6 +163,9 @@ def measure(args: argparse.Namespace) -> dict:
         import cProfile
 
         profiler = cProfile.Profile()
+    if args.garbage:
+        gc.collect()
+        gc.set_debug(gc.DEBUG_SAVEALL)  # what the collector finds is kept, to be counted
     post_ms: list[float] = []
     get_ms: list[float] = []
     later_ms: list[float] = []
@@ -185,7 +196,26 @@ def measure(args: argparse.Namespace) -> dict:
             profiler.dump_stats(args.pstats)  # type: ignore[attr-defined]
     if queries is not None:
         result["queries"] = queries
+    if args.garbage:
+        result["garbage"] = _garbage_summary(moves=len(post_ms))
     return result
+
+
+def _garbage_summary(*, moves: int) -> dict:
+    """What the moves left that only the cyclic collector frees (objects in reference
+    cycles), per move and by type: each such object costs a worker a share of a collection
+    pause, which holds the event loop and every request thread."""
+    gc.collect()
+    gc.set_debug(0)
+    kinds = Counter(f"{type(obj).__module__}.{type(obj).__qualname__}" for obj in gc.garbage)
+    total = len(gc.garbage)
+    gc.garbage.clear()
+    return {
+        "objects_per_move": round(total / moves, 1),
+        "by_type_per_move": {
+            kind: round(count / moves, 1) for kind, count in kinds.most_common(25)
+        },
+    }
 
 
 class _AfterAnswer:
