@@ -40,6 +40,7 @@ from django.template import Context, Template, defaultfilters, engines
 from django.template.defaulttags import CsrfTokenNode
 from django.templatetags.static import static as django_static
 from django.urls import get_script_prefix, reverse
+from django.utils.dates import MONTHS_3, WEEKDAYS_ABBR
 from django.utils.formats import localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
@@ -149,18 +150,26 @@ def _django_filters() -> dict[str, Any]:
 
 
 def _date(value: Any, arg: Any = None) -> Any:
-    """Django's `date` filter, which writes the two formats of every running clock (ISO 8601
-    and Unix seconds: a clock's `datetime` and `data-deadline`) without Django's formatter,
-    the same text: they were a sixth of a board's drawing."""
+    """Django's `date` filter (in the current time zone), which writes the three formats of
+    every running clock (ISO 8601, Unix seconds and its deadline's title) without Django's
+    formatter, the same text: they were a sixth of a board's drawing, and finding the
+    current time zone a third of the rest, so it is found once per date, not per format."""
     if isinstance(value, datetime.datetime):
+        if arg == "U":  # the same instant in every zone
+            return str(int(value.timestamp()))
+        value = template_localtime(value, use_tz=settings.USE_TZ)
         if arg == "c":
             return value.isoformat()
-        if arg == "U":
-            return str(int(value.timestamp()))
+        if arg == CLOCK_TITLE:
+            zone = (value.tzname() or "") if value.tzinfo is not None else ""
+            weekday, month = WEEKDAYS_ABBR[value.weekday()], MONTHS_3[value.month].title()
+            return f"{weekday} {value.day} {month}, {value.hour:02d}:{value.minute:02d} {zone}"
+    else:
+        value = template_localtime(value, use_tz=settings.USE_TZ)
     return defaultfilters.date(value, arg)
 
 
-_date.expects_localtime = True  # type: ignore[attr-defined]
+CLOCK_TITLE = "D j M, H:i e"  # a clock's deadline, as its title (clocks.jinja)
 
 
 @jinja2.pass_context

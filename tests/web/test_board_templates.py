@@ -41,6 +41,9 @@ CONTEXT = {
     "x": 2.5,
     "seq": ["a", "b"],
     "when": datetime.datetime(2026, 3, 1, 12, 30, tzinfo=datetime.UTC),
+    "summer": datetime.datetime(2026, 7, 4, 23, 5, tzinfo=datetime.UTC),  # the next day in Paris
+    "naive": datetime.datetime(2026, 7, 4, 9, 7),
+    "day": datetime.date(2026, 12, 31),
     "rows": [{"k": 1, "v": "a"}, {"k": 1, "v": "b"}, {"k": 2, "v": "c"}, {"k": 1, "v": "d"}],
 }
 
@@ -60,6 +63,18 @@ SAME = [
     (
         "{{ when }}|{{ when|date:'c' }}|{{ when|date:'U' }}|{{ when|date:'D j M, H:i e' }}",
         "{{ when }}|{{ when|date('c') }}|{{ when|date('U') }}|{{ when|date('D j M, H:i e') }}",
+    ),
+    (
+        "{{ summer|date:'c' }}|{{ summer|date:'U' }}|{{ summer|date:'D j M, H:i e' }}",
+        "{{ summer|date('c') }}|{{ summer|date('U') }}|{{ summer|date('D j M, H:i e') }}",
+    ),
+    (
+        "{{ naive|date:'c' }}|{{ naive|date:'D j M, H:i e' }}|{{ day|date:'D j M' }}",
+        "{{ naive|date('c') }}|{{ naive|date('D j M, H:i e') }}|{{ day|date('D j M') }}",
+    ),
+    (
+        "{{ when|date:'j F Y' }}|{{ day|date:'c' }}|{{ missing|date:'c' }}",
+        "{{ when|date('j F Y') }}|{{ day|date('c') }}|{{ missing|date('c') }}",
     ),
     (
         "{{ seq|join:', ' }} {{ d.name|default:'-' }}",
