@@ -4,9 +4,13 @@ The match socket (games.consumers) calls `opened` on connect and `closed` on dis
 a seated player's page under that player, any other page (signed in or not) under the
 match's spectators. Reminders read `is_present`; pushes read `looking`, so a board nobody
 has open is never rendered.
-While a socket stays open, a heartbeat in the consumer's own event loop refreshes its entry
-every PRESENCE_REFRESH seconds; an entry not refreshed for PRESENCE_TTL seconds no longer
-counts (a server that died, a socket that vanished without a close). One cache key per
+While a socket stays open, its entry is refreshed every PRESENCE_REFRESH seconds, by one
+heartbeat per event loop (a worker process) for all the pages it holds: one thread hop and
+two cache round trips (read them all, write them all) per beat, however many sockets are
+open, where each socket had a task, a hop and a read-modify-write of its own (4,000 idle
+sockets opened in a few seconds beat in bursts of hundreds a second; docs/benchmarks.md,
+seventeenth pass). An entry not refreshed for PRESENCE_TTL seconds no longer counts (a
+server that died, a socket that vanished without a close). One cache key per
 (user, match) holds each open page's channel name and when it was last seen, so a second
 tab closing does not hide the first. The read-modify-write is not atomic: two tabs opening
 in the same instant may lose one entry until the next heartbeat (a reminder skipped or sent
@@ -20,8 +24,10 @@ board to, so `looking` leaves it out and no board is rendered for it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import itertools
+import logging
 import time
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,8 +37,11 @@ from django.core.cache import cache
 
 from config.after_response import request_memo
 
+logger = logging.getLogger(__name__)
+
 PRESENCE_TTL = 90  # seconds an entry counts without a refresh
 PRESENCE_REFRESH = 30  # the heartbeat of an open socket
+KEYS_PER_ROUND_TRIP = 500  # a heartbeat's reads and writes, in slices of this many keys
 
 
 STREAM = "stream:"  # the channel names of streams, which show no board
@@ -64,6 +73,24 @@ def presence_touch(*, user_id: int | None, match_id: int, channel: str) -> None:
     entries = _live(cache.get(_key(user_id, match_id)) or {}, now)
     entries[channel] = now
     cache.set(_key(user_id, match_id), entries, PRESENCE_TTL)
+
+
+def presence_touch_many(pages: Iterable[tuple[int | None, int, str]]) -> None:
+    """`presence_touch` for many open pages at once, each (user_id, match_id, channel):
+    their entries read in one round trip and written in another (per slice of keys)."""
+    channels_by_key: dict[str, list[str]] = {}
+    for user_id, match_id, channel in pages:
+        channels_by_key.setdefault(_key(user_id, match_id), []).append(channel)
+    keys = iter(channels_by_key)
+    while part := list(itertools.islice(keys, KEYS_PER_ROUND_TRIP)):
+        found = cache.get_many(part)
+        now = time.time()
+        entries = {}
+        for key in part:
+            live = _live(found.get(key) or {}, now)
+            live.update(dict.fromkeys(channels_by_key[key], now))
+            entries[key] = live
+        cache.set_many(entries, PRESENCE_TTL)
 
 
 def presence_leave(*, user_id: int | None, match_id: int, channel: str) -> None:
@@ -135,30 +162,58 @@ def looking(*, match_id: int, user_ids: list[int]) -> Looking:
 
 
 class Presence:
-    """One open match page: recorded on `opened`, refreshed while open, gone on `close`."""
+    """One open match page: recorded on `opened`, refreshed while open (by its event loop's
+    `Heartbeat`), gone on `close`."""
 
     def __init__(self, *, user_id: int | None, match_id: int, channel: str) -> None:
         self.user_id, self.match_id, self.channel = user_id, match_id, channel
-        self._heartbeat: asyncio.Task[None] | None = None
 
-    async def _touch(self) -> None:
-        await sync_to_async(presence_touch)(
+    async def close(self) -> None:
+        Heartbeat.of_this_loop().discard(self)
+        await sync_to_async(presence_leave)(
             user_id=self.user_id, match_id=self.match_id, channel=self.channel
         )
+
+
+class Heartbeat:
+    """The open pages of one event loop, refreshed together every PRESENCE_REFRESH seconds
+    by one task, which runs while the loop holds a page."""
+
+    _of_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Heartbeat] = (
+        weakref.WeakKeyDictionary()
+    )
+
+    def __init__(self) -> None:
+        self.pages: set[Presence] = set()
+        self.task: asyncio.Task[None] | None = None
+
+    @classmethod
+    def of_this_loop(cls) -> Heartbeat:
+        loop = asyncio.get_running_loop()
+        heartbeat = cls._of_loop.get(loop)
+        if heartbeat is None:
+            heartbeat = cls._of_loop[loop] = cls()
+        return heartbeat
+
+    def add(self, page: Presence) -> None:
+        self.pages.add(page)
+        if self.task is None or self.task.done():
+            self.task = asyncio.ensure_future(self._beat())
+
+    def discard(self, page: Presence) -> None:
+        self.pages.discard(page)
+        if not self.pages and self.task is not None:
+            self.task.cancel()
+            self.task = None
 
     async def _beat(self) -> None:
         while True:
             await asyncio.sleep(PRESENCE_REFRESH)
-            await self._touch()
-
-    async def close(self) -> None:
-        if self._heartbeat is not None:
-            self._heartbeat.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._heartbeat
-        await sync_to_async(presence_leave)(
-            user_id=self.user_id, match_id=self.match_id, channel=self.channel
-        )
+            pages = [(page.user_id, page.match_id, page.channel) for page in self.pages]
+            try:
+                await sync_to_async(presence_touch_many)(pages)
+            except Exception:  # the cache is down: the next beat tries again
+                logger.warning("presence heartbeat failed for %d pages", len(pages), exc_info=True)
 
 
 async def opened(*, user: Any, match_id: int, channel: str, is_seated: bool) -> Presence:
@@ -167,8 +222,8 @@ async def opened(*, user: Any, match_id: int, channel: str, is_seated: bool) -> 
     not, as one of the match's spectators (their board is rendered only while one looks)."""
     user_id = user.pk if is_seated else None
     presence = Presence(user_id=user_id, match_id=match_id, channel=channel)
-    await presence._touch()
-    presence._heartbeat = asyncio.ensure_future(presence._beat())
+    await sync_to_async(presence_touch)(user_id=user_id, match_id=match_id, channel=channel)
+    Heartbeat.of_this_loop().add(presence)
     return presence
 
 
