@@ -282,6 +282,20 @@ def test_heal_and_reflect_switch_their_animations_on(client, alice, bob):
     assert "fx-reflected" in board and "reflected by the mirror" in board
 
 
+def test_an_attack_s_hp_bar_ghost_starts_from_the_hp_before_the_blow(client, alice, bob):
+    """Arcana's attack events carry no HP: the ghost starts from what is shown plus the
+    damage (it was written `--from: %`)."""
+    hands = [{"attack": [8], "defense": []}, {"attack": [4], "defense": []}]
+    match = arcana_match(alice, bob, {**DEAL, "hands": hands, "hp": [30, 30], "first": 0})
+    play(match, alice, {"type": "attack"})
+    board = page(client, match, alice)
+    ghosts = re.findall(r'class="gh-hp-ghost" style="--from: ([^;]*); --to: ([^"]*)"', board)
+    assert ghosts, "no HP ghost after a blow"
+    for start, end in ghosts:
+        assert re.fullmatch(r"\d+%", start) and re.fullmatch(r"\d+%", end)
+        assert int(start[:-1]) > int(end[:-1])
+
+
 def test_the_classic_board_shows_nothing_of_arcana(client, alice, bob):
     match = services.match_create(
         creator=alice, game_slug="grimhand", opponent="player", invitee_username=bob.username
