@@ -164,9 +164,7 @@ def _date(value: Any, arg: Any = None) -> Any:
             zone = (value.tzname() or "") if value.tzinfo is not None else ""
             weekday, month = WEEKDAYS_ABBR[value.weekday()], MONTHS_3[value.month].title()
             return f"{weekday} {value.day} {month}, {value.hour:02d}:{value.minute:02d} {zone}"
-    else:
-        value = template_localtime(value, use_tz=settings.USE_TZ)
-    return defaultfilters.date(value, arg)
+    return defaultfilters.date(value, arg)  # a date (no time zone), or another format
 
 
 CLOCK_TITLE = "D j M, H:i e"  # a clock's deadline, as its title (clocks.jinja)
