@@ -69,15 +69,19 @@ def _has_page(channels: Iterable[str]) -> bool:
 
 
 def presence_touch(*, user_id: int | None, match_id: int, channel: str) -> None:
-    now = time.time()
-    entries = _live(cache.get(_key(user_id, match_id)) or {}, now)
-    entries[channel] = now
-    cache.set(_key(user_id, match_id), entries, PRESENCE_TTL)
+    """One open page is there now (its socket connected, or a stream's refresh)."""
+    _touch([(user_id, match_id, channel)])
 
 
 def presence_touch_many(pages: Iterable[tuple[int | None, int, str]]) -> None:
-    """`presence_touch` for many open pages at once, each (user_id, match_id, channel):
-    their entries read in one round trip and written in another (per slice of keys)."""
+    """Many open pages are there now: a worker's heartbeat (`Heartbeat`)."""
+    _touch(pages)
+
+
+def _touch(pages: Iterable[tuple[int | None, int, str]]) -> None:
+    """Record that these pages, each (user_id, match_id, channel), are there now, and drop
+    their keys' entries no longer refreshed: the entries read in one round trip and written
+    in another (per slice of keys)."""
     channels_by_key: dict[str, list[str]] = {}
     for user_id, match_id, channel in pages:
         channels_by_key.setdefault(_key(user_id, match_id), []).append(channel)
