@@ -295,11 +295,16 @@ async def _with_cpu(stack: Any, phase: Any) -> tuple[Any, dict]:
     return recorder, counts
 
 
-def cpu_used(before: dict[str, float], after: dict[str, float], moves: int = 0) -> dict:
+def cpu_used(before: dict[str, Any], after: dict[str, Any], moves: int = 0) -> dict:
     """CPU seconds per process class over a phase. PostgreSQL and Redis serve everyone on
     the machine, not only this run; "others" is everything else (other people's tests and
-    servers), which makes every figure here noisy."""
-    used = {name: round(after[name] - before[name], 1) for name in before if name != "wall"}
+    servers), which makes every figure here noisy. "uvicorn_each": each worker's share,
+    busiest first (one worker busier than the other is a core the run could not use)."""
+    scalar = [name for name in before if name not in ("wall", "uvicorn_each")]
+    used = {name: round(after[name] - before[name], 1) for name in scalar}
+    earlier = before.get("uvicorn_each", {})
+    each = [seconds - earlier.get(pid, 0.0) for pid, seconds in after["uvicorn_each"].items()]
+    used["uvicorn_each"] = sorted((round(seconds, 1) for seconds in each), reverse=True)
     accounted = ("uvicorn_workers", "celery", "generator", "postgresql_all", "redis_all")
     used["others"] = round(max(0.0, used["machine"] - sum(used[name] for name in accounted)), 1)
     used["wall"] = round(after["wall"] - before["wall"], 1)

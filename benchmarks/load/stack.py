@@ -23,6 +23,7 @@ import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from config.websocket import UVICORN_WS
@@ -274,14 +275,17 @@ class Stack:
             pid for pid in _children(process.pid) if "spawn_main" in _cmdline(pid)
         ] or _children(process.pid)
 
-    def cpu_snapshot(self) -> dict[str, float]:
-        """CPU seconds so far: uvicorn's workers, Celery (its group), this generator, and
-        the whole machine (so what everyone else used shows too)."""
+    def cpu_snapshot(self) -> dict[str, Any]:
+        """CPU seconds so far: uvicorn's workers (together, and each by pid), Celery (its
+        group), this generator, and the whole machine (so what everyone else used shows
+        too)."""
+        each = {pid: cpu_seconds(pid) for pid in self.worker_pids()}
         celery = self.processes.get("celery")
         celery_pids = [celery.pid, *_children(celery.pid)] if celery else []
         usage = resource.getrusage(resource.RUSAGE_SELF)
         return {
-            "uvicorn_workers": sum(cpu_seconds(pid) for pid in self.worker_pids()),
+            "uvicorn_workers": sum(each.values()),
+            "uvicorn_each": each,
             "celery": sum(cpu_seconds(pid) for pid in celery_pids),
             "generator": usage.ru_utime + usage.ru_stime,
             "postgresql_all": cpu_of_command("postgres"),
