@@ -277,3 +277,104 @@ def test_insert_row_sends_the_signals_through_save_while_someone_listens(match):
     finally:
         signals.post_save.disconnect(listener, sender=Move)
     assert heard == [(Move, 60, True)]
+
+
+# --- writes and reads sent together (one round trip on PostgreSQL) -----------------------------
+
+
+@pytest.fixture
+def pipelines(monkeypatch):
+    """How many times psycopg's pipeline mode was entered (PostgreSQL only)."""
+    from django.db import connection
+
+    entered = []
+    if IS_POSTGRES:
+        connection.ensure_connection()
+        kind = type(connection.connection)
+        original = kind.pipeline
+
+        def counted(self, *args, **kwargs):
+            entered.append(True)
+            return original(self, *args, **kwargs)
+
+        monkeypatch.setattr(kind, "pipeline", counted)
+    return entered
+
+
+def test_writes_together_run_at_the_end_of_the_block_in_one_round_trip(match, pipelines):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    from config.compiled import insert_row, save_fields, writes_together
+    from games.models import Move
+
+    seat, other = Seat.objects.filter(match=match).order_by("index")
+    row = Move(match=match, ply=60, seat=0, payload={"type": "attack"}, move_id="m60")
+    with transaction.atomic(), CaptureQueriesContext(connection) as sent:
+        with writes_together():
+            insert_row(row)
+            match.ply, seat.turn_started, other.turn_started = 61, None, timezone.now()
+            save_fields(match, ("ply", "updated"))
+            save_fields(seat, ("turn_started",))
+            save_fields(other, ("turn_started",))
+            sent_inside, key_inside = len(sent), row.pk
+        assert len(sent) == 4
+    if IS_POSTGRES:  # nothing was sent until the block ended, then all in one pipeline
+        assert (sent_inside, key_inside, pipelines) == (0, None, [True])
+    assert row.pk == Move.objects.get(move_id="m60").pk  # the key read back
+    assert Match.objects.get(pk=match.pk).ply == 61
+    assert Seat.objects.get(pk=seat.pk).turn_started is None
+    assert Seat.objects.get(pk=other.pk).turn_started == other.turn_started
+
+
+def test_writes_together_raise_what_one_write_would_and_write_nothing(match):
+    from django.db import DatabaseError, IntegrityError
+
+    from config.compiled import insert_row, save_fields, writes_together
+    from games.models import Move
+
+    Move.objects.create(match=match, ply=70, seat=0, payload={})
+    before = Match.objects.get(pk=match.pk).ply
+    match.ply = before + 5
+    with pytest.raises(IntegrityError), transaction.atomic(), writes_together():
+        save_fields(match, ("ply",))
+        insert_row(Move(match=match, ply=70, seat=1, payload={}))  # (match, ply) is unique
+    assert Match.objects.get(pk=match.pk).ply == before
+    gone = Match.objects.get(pk=match.pk)
+    gone.pk = 10**9
+    with transaction.atomic():
+        with pytest.raises(DatabaseError, match="did not affect any rows"), writes_together():
+            save_fields(match, ("ply",))
+            save_fields(gone, ("ply",))
+        # The UPDATE that found no row was no error to PostgreSQL: the transaction goes on.
+        assert Match.objects.get(pk=match.pk).ply == before + 5
+    with pytest.raises(RuntimeError), transaction.atomic(), writes_together():
+        save_fields(match, ("to_act",))
+        raise RuntimeError("an error inside the block: its writes are dropped")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_outside_a_transaction_each_write_runs_when_made(match, django_assert_num_queries):
+    from config.compiled import save_fields, writes_together
+
+    match.ply = 33
+    with writes_together(), django_assert_num_queries(1):
+        save_fields(match, ("ply",))
+    assert Match.objects.get(pk=match.pk).ply == 33
+
+
+def test_reads_together_give_what_each_read_gives(match, django_assert_num_queries, pipelines):
+    from config.compiled import read_together
+
+    matches = CompiledQuery(lambda match_id: Match.objects.filter(pk=match_id))
+    seats = CompiledQuery(lambda match_id: Seat.objects.filter(match_id=match_id).order_by("index"))
+    one_by_one = [matches(match.pk), seats(match.pk)]
+    pipelines.clear()
+    with django_assert_num_queries(2):
+        together = read_together((matches, (match.pk,)), (seats, (match.pk,)))
+    assert pipelines == ([True] if IS_POSTGRES else [])
+    assert [[fields(obj) for obj in found] for found in together] == [
+        [fields(obj) for obj in found] for found in one_by_one
+    ]
+    assert read_together((matches, (10**9,)), (seats, (10**9,))) == [[], []]
