@@ -33,7 +33,6 @@ query).
 
 from __future__ import annotations
 
-import contextvars
 import datetime as dt
 import threading
 from collections.abc import Callable, Hashable, Iterator
@@ -41,7 +40,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
-from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, router, transaction
+from django.db import DatabaseError, connections, router, transaction
 from django.db.models import Field, Model, QuerySet, signals, sql
 from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
 from django.db.transaction import TransactionManagementError
@@ -82,24 +81,20 @@ class CompiledQuery(Generic[M]):
         self._lock = threading.Lock()
 
     def __call__(self, *values: Any) -> list[M]:
-        return read_together((self, values))[0]
-
-    def _statement(self, values: tuple[Any, ...]) -> tuple[_Compiled, list[Any]]:
         variant = self.variant()
         compiled = self._compiled.get(variant)
         if compiled is None:
             compiled = self._compile(values, variant)
-        connection = connections[compiled.alias]
+        alias = compiled.alias
+        connection = connections[alias]
         if compiled.for_update and connection.get_autocommit():
             raise TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction."
             )
-        return compiled, _put(compiled.params, compiled.slots, values, connection)
-
-    @staticmethod
-    def _objects(compiled: _Compiled, rows: list[Any]) -> list[M]:
-        alias = compiled.alias
-        connection = connections[alias]
+        params = _put(compiled.params, compiled.slots, values, connection)
+        with connection.cursor() as cursor:
+            cursor.execute(compiled.sql, params)
+            rows = cursor.fetchall()
         start, end = compiled.fields
         objects: list[M] = []
         for row in rows:
@@ -142,37 +137,6 @@ class CompiledQuery(Generic[M]):
         )
         with self._lock:
             return self._compiled.setdefault(variant, compiled)
-
-
-def read_together(*reads: tuple[CompiledQuery[Any], tuple[Any, ...]]) -> list[list[Any]]:
-    """Each compiled query called with its values, [(query, values), ...]: the objects of
-    each, in order. On PostgreSQL they go in one round trip (psycopg's pipeline mode), not
-    one each: a match and its seats, say, which every move and board fetch reads."""
-    statements = [query._statement(values) for query, values in reads]
-    alias = statements[0][0].alias
-    if any(compiled.alias != alias for compiled, _ in statements):
-        raise ValueError("Queries read together read one database.")
-    connection = connections[alias]
-    cursors: list[Any] = []
-    try:
-        if len(statements) > 1 and connection.vendor == "postgresql":
-            connection.ensure_connection()
-            with connection.wrap_database_errors, connection.connection.pipeline():
-                for compiled, params in statements:
-                    cursors.append(connection.cursor())
-                    cursors[-1].execute(compiled.sql, params)
-        else:
-            for compiled, params in statements:
-                cursors.append(connection.cursor())
-                cursors[-1].execute(compiled.sql, params)
-        rows = [cursor.fetchall() for cursor in cursors]
-    finally:
-        for cursor in cursors:
-            cursor.close()
-    return [
-        query._objects(compiled, found)
-        for (query, _), (compiled, _), found in zip(reads, statements, rows, strict=True)
-    ]
 
 
 def _converted(row: tuple[Any, ...], converters: Any, connection: Any) -> list[Any]:
@@ -225,15 +189,13 @@ def save_fields(instance: Model, fields: tuple[str, ...]) -> None:
         field.get_db_prep_save(field.pre_save(instance, False), connection) for field in targets
     ]
     params.append(instance.pk)
+    with _cursor(alias) as cursor:
+        cursor.execute(sql, params)
+        updated = cursor.rowcount
+    if updated == 0:
+        raise DatabaseError("Save with update_fields did not affect any rows.")
     instance._state.adding = False
     instance._state.db = alias
-    _write(alias, sql, params, _check_updated)
-
-
-def _check_updated(cursor: Any) -> Exception | None:
-    if cursor.rowcount == 0:
-        return DatabaseError("Save with update_fields did not affect any rows.")
-    return None
 
 
 def _update_sql(
@@ -284,16 +246,15 @@ def insert_row(instance: Model) -> None:
         field.get_db_prep_save(field.pre_save(instance, True), connection) for field in targets
     ]
     meta = model._meta
+    with _cursor(alias) as cursor:
+        cursor.execute(sql_text, params)
+        if returning:
+            pk = cursor.fetchone()[0]
+        else:
+            pk = connection.ops.last_insert_id(cursor, meta.db_table, meta.pk.column)  # type: ignore[union-attr]
+    instance.pk = pk
     instance._state.adding = False
     instance._state.db = alias
-
-    def read_key(cursor: Any) -> None:
-        if returning:
-            instance.pk = cursor.fetchone()[0]
-        else:
-            instance.pk = connection.ops.last_insert_id(cursor, meta.db_table, meta.pk.column)  # type: ignore[union-attr]
-
-    _write(alias, sql_text, params, read_key)
 
 
 def _insert_sql(model: type[Model], alias: str) -> tuple[str, tuple[Any, ...], bool]:
@@ -313,86 +274,6 @@ def _insert_sql(model: type[Model], alias: str) -> tuple[str, tuple[Any, ...], b
     if returning:
         sql_text += f" RETURNING {quote(str(meta.auto_field.column))}"
     return sql_text, tuple(targets), returning
-
-
-# --- writes sent together ----------------------------------------------------------------------
-
-
-_After = Callable[[Any], Exception | None]  # a write's outcome, read from its cursor
-
-
-@dataclass
-class _Batch:
-    alias: str
-    writes: list[tuple[str, list[Any], _After]]  # (sql, params, after)
-
-
-_batch: contextvars.ContextVar[_Batch | None] = contextvars.ContextVar("writes", default=None)
-
-
-@contextmanager
-def writes_together(alias: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
-    """The `save_fields` and `insert_row` writes made inside go to the database together when
-    the block ends, in one round trip (psycopg's pipeline mode), rather than one each.
-
-    Each write's values are taken when it is made; its statement runs at the end of the
-    block, in the order made. So inside the block nothing may read back what it wrote (the
-    move path writes its rows and reads nothing more). A write's error (a unique constraint,
-    a row that was not there) is raised as `save_fields` and `insert_row` raise it, by the
-    end of the block; until then a new row has no key. Not in a transaction, not on
-    PostgreSQL, or inside another such block: each write runs when made, as outside."""
-    connection = connections[alias]
-    if connection.vendor != "postgresql" or connection.get_autocommit() or _batch.get():
-        yield
-        return
-    batch = _Batch(alias, [])
-    token = _batch.set(batch)
-    try:
-        yield
-    finally:
-        _batch.reset(token)
-    _send_together(batch)
-
-
-def _write(alias: str, sql_text: str, params: list[Any], after: _After) -> None:
-    """Run one write now, or at the end of the `writes_together` block around it.
-    `after(cursor)` reads its outcome: it reads the new key, or returns the error to raise
-    when no row was updated (raised once the statement is done: PostgreSQL saw no error,
-    and the transaction goes on, as it did when save_fields wrote each row on its own)."""
-    batch = _batch.get()
-    if batch is not None and batch.alias == alias:
-        batch.writes.append((sql_text, params, after))
-        return
-    with _cursor(alias) as cursor:
-        cursor.execute(sql_text, params)
-        error = after(cursor)
-    if error is not None:
-        raise error
-
-
-def _send_together(batch: _Batch) -> None:
-    if len(batch.writes) < 2:
-        for sql_text, params, after in batch.writes:
-            _write(batch.alias, sql_text, params, after)
-        return
-    connection = connections[batch.alias]
-    cursors: list[Any] = []
-    try:
-        with transaction.mark_for_rollback_on_error(batch.alias):
-            # A statement's error is psycopg's until Django's wrapper names it (IntegrityError).
-            with connection.wrap_database_errors, connection.connection.pipeline():
-                for sql_text, params, _ in batch.writes:
-                    cursor = connection.cursor()
-                    cursors.append(cursor)
-                    cursor.execute(sql_text, params)
-            afters = [after for _, _, after in batch.writes]
-            errors = [after(cursor) for cursor, after in zip(cursors, afters, strict=True)]
-    finally:
-        for cursor in cursors:
-            cursor.close()
-    for error in errors:
-        if error is not None:
-            raise error
 
 
 # --- UPDATE ... WHERE ---------------------------------------------------------------------------

@@ -6,14 +6,11 @@ loadtest`): in the load run's environment (a fresh database, the production sett
 server), saves one seat's clock fields and the match's ply, as `games.services.clock` and
 `games.services.moves` do on every move, each way in turn, inside one transaction, and
 prints CPU milliseconds per save (`time.process_time`), with a SELECT 1 as the reference
-measured in the same run; then the three UPDATEs of a move (the match, both seats'
-clocks) one by one and together (`config.compiled.writes_together`). Each way also gets
-its wall time and the CPU of the PostgreSQL process serving it (the best of three rounds).
+measured in the same run.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sys
 import tempfile
@@ -36,8 +33,7 @@ def measure() -> dict[str, float]:
     from django.db import connection, transaction
     from django.utils import timezone
 
-    from benchmarks.load.stack import cpu_seconds
-    from config.compiled import save_fields, writes_together
+    from config.compiled import save_fields
     from games import services
     from games.models import Match, Seat
 
@@ -46,7 +42,8 @@ def measure() -> dict[str, float]:
         creator=users[0], game_slug="dogblade", opponent="player", invitee_username="save1"
     )
     match = Match.objects.get(pk=created.pk)
-    seat, other = Seat.objects.filter(match=match).order_by("index")
+    seat = Seat.objects.filter(match=match).order_by("index").first()
+    assert seat is not None
     clock = ("turn_started", "deadline", "paused_seconds_left")
     ply = ("ply", "to_act", "updated")
 
@@ -60,42 +57,19 @@ def measure() -> dict[str, float]:
         "seat_save_fields": lambda: save_fields(seat, clock),
         "match_save": lambda: match.save(update_fields=list(ply)),
         "match_save_fields": lambda: save_fields(match, ply),
-        "move_three_saves": lambda: move_writes(together=False),
-        "move_three_saves_together": lambda: move_writes(together=True),
     }
-
-    def move_writes(*, together: bool) -> None:
-        """The match and both seats' clocks, as a move writes them: one by one, or together
-        (config.compiled.writes_together: one round trip)."""
-        with writes_together() if together else contextlib.nullcontext():
-            save_fields(match, ply)
-            save_fields(seat, clock)
-            save_fields(other, clock)
-
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_backend_pid()")
-        backend = cursor.fetchone()[0]  # PostgreSQL's process serving this connection
     result: dict[str, list[float]] = {name: [] for name in ways}
-    wall: dict[str, list[float]] = {name: [] for name in ways}
-    server: dict[str, list[float]] = {name: [] for name in ways}
     for _round in range(3):  # interleaved, so a slower moment touches every way
         for name, way in ways.items():
             with transaction.atomic():
                 for _ in range(100):  # warm: prepared statements, caches
                     way()
-                started, clock_started = time.process_time(), time.perf_counter()
-                server_started = cpu_seconds(backend)
+                started = time.process_time()
                 for _ in range(SAVES):
                     seat.turn_started = timezone.now()
                     way()
                 result[name].append((time.process_time() - started) * 1000 / SAVES)
-                wall[name].append((time.perf_counter() - clock_started) * 1000 / SAVES)
-                server[name].append((cpu_seconds(backend) - server_started) * 1000 / SAVES)
-    return {
-        **{f"{name}_cpu_ms": round(min(runs), 4) for name, runs in result.items()},
-        **{f"{name}_wall_ms": round(min(runs), 4) for name, runs in wall.items()},
-        **{f"{name}_postgresql_cpu_ms": round(min(runs), 4) for name, runs in server.items()},
-    }
+    return {f"{name}_cpu_ms": round(min(runs), 4) for name, runs in result.items()}
 
 
 def main() -> int:

@@ -17,7 +17,7 @@ from django.db.models import QuerySet
 from django.urls import get_script_prefix, reverse
 from django.utils import timezone
 
-from config.compiled import CompiledQuery, prefetched, read_together
+from config.compiled import CompiledQuery, prefetched
 from games.boards import has_board, presenter_for, tutorial_for
 from games.boards.base import BoardPresenter, CardFormPresenter
 from games.engine import registry
@@ -83,22 +83,18 @@ def match_read(
     """The match (`lock`: its row locked for this transaction, `select_for_update`) with
     its seats in order (`with_players`: and their players, with everything a board shows
     of them; not `seats`: without them): two queries, as `prefetch_related("seats")` would
-    make, but compiled once and sent together (`read_together`)."""
+    make, but compiled once."""
     try:
         match_id = int(match_id)
     except (TypeError, ValueError):
         return None
-    reads: list[tuple[CompiledQuery[Any], tuple[Any, ...]]] = [
-        (_MATCH_LOCKED if lock else _MATCH, (match_id,))
-    ]
-    if seats or with_players:
-        reads.append((_SEATS_WITH_PLAYERS if with_players else _SEATS, (match_id,)))
-    found, *loaded = read_together(*reads)  # in one round trip
+    found = (_MATCH_LOCKED if lock else _MATCH)(match_id)
     if not found:
         return None
     match = found[0]
-    if loaded:
-        prefetched(match, "seats", loaded[0], back="match")
+    if seats or with_players:
+        loaded = (_SEATS_WITH_PLAYERS if with_players else _SEATS)(match_id)
+        prefetched(match, "seats", loaded, back="match")
     return match
 
 

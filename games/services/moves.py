@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config import metrics
-from config.compiled import insert_row, save_fields, writes_together
+from config.compiled import insert_row, save_fields
 from games import effects, replay, selectors
 from games.boards import tutorial_for
 from games.boards.tutorial import CONCEDE, LOSING_MOVE, REFUSE
@@ -164,19 +164,10 @@ def _append(
     except IllegalMove as error:
         raise InvalidMove(error.message) from None
     ply = match.ply
-    match.ply = ply + 1
-    match.to_act = to_act(game.to_act(state))
-    outcome = game.outcome(state)
-    effects.match_changed(match=match, mover_page=mover_page)  # after the commit
-    row = Move(match=match, ply=ply, seat=seat.index, payload=move, move_id=move_id, user=user)
     try:
-        # The move's row, and for a match going on the match's and the clocks' changes: in
-        # one round trip to the database (config.compiled.writes_together).
-        with writes_together():
-            insert_row(row)
-            if outcome is None:
-                save_fields(match, ("ply", "to_act", "updated"))
-                clock.clocks_update(match, moved_seat=seat.index)
+        insert_row(
+            Move(match=match, ply=ply, seat=seat.index, payload=move, move_id=move_id, user=user)
+        )
     except IntegrityError as error:
         if "move_id" in str(error) or "move_unique_client_id" in str(error):
             raise BadMove("That move id belongs to another move.") from None
@@ -185,9 +176,15 @@ def _append(
     replay.match_remember(
         match=match, position=before.then(seat=seat.index, state=state, events=events)
     )
+    match.ply = ply + 1
+    match.to_act = to_act(game.to_act(state))
+    effects.match_changed(match=match, mover_page=mover_page)
+    outcome = game.outcome(state)
     if outcome is not None:
         finish(match, outcome, fields=("ply",))
-        clock.clocks_update(match, moved_seat=seat.index)
+    else:
+        save_fields(match, ("ply", "to_act", "updated"))
+    clock.clocks_update(match, moved_seat=seat.index)
     return MoveResult(match, ply, tuple(events))
 
 
