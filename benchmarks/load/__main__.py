@@ -302,7 +302,7 @@ def cpu_used(before: dict[str, Any], after: dict[str, Any], moves: int = 0) -> d
     busiest first (one worker busier than the other is a core the run could not use)."""
     scalar = [name for name in before if name not in ("wall", "uvicorn_each")]
     used = {name: round(after[name] - before[name], 1) for name in scalar}
-    earlier = before.get("uvicorn_each", {})
+    earlier = before["uvicorn_each"]  # a worker started since counts from 0
     each = [seconds - earlier.get(pid, 0.0) for pid, seconds in after["uvicorn_each"].items()]
     used["uvicorn_each"] = sorted((round(seconds, 1) for seconds in each), reverse=True)
     accounted = ("uvicorn_workers", "celery", "generator", "postgresql_all", "redis_all")
