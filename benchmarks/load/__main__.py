@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime as dt
+import gc
 import json
 import os
 import platform
@@ -289,10 +291,27 @@ async def _measure(stack, pairs, setup, args, sampler, pg_dsn) -> dict:
 async def _with_cpu(stack: Any, phase: Any) -> tuple[Any, dict]:
     """Run one move phase (a coroutine, not started yet) and add to its counts the CPU each
     process class spent in it."""
-    before = stack.cpu_snapshot()
-    recorder, counts = await phase
-    counts["cpu_seconds"] = cpu_used(before, stack.cpu_snapshot(), recorder.moves_ok)
+    with generator_garbage_set_aside():
+        before = stack.cpu_snapshot()
+        recorder, counts = await phase
+        counts["cpu_seconds"] = cpu_used(before, stack.cpu_snapshot(), recorder.moves_ok)
     return recorder, counts
+
+
+@contextlib.contextmanager
+def generator_garbage_set_aside():
+    """Keep the generator's own garbage collector from timing the server: what the
+    generator holds when a phase starts (its players, their sessions, the 4,000 idle
+    sockets) is collected once and set aside (`gc.freeze`) for the phase, and given back
+    after it. Without this, a full collection in the generator scanned the idle sockets
+    for 170-240 ms, and every answer that arrived meanwhile was timed that much late (the
+    idle phase's p99 and max: docs/benchmarks.md, nineteenth pass)."""
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def cpu_used(before: dict[str, Any], after: dict[str, Any], moves: int = 0) -> dict:
