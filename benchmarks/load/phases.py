@@ -96,6 +96,13 @@ async def moves_committed(pg_dsn: str) -> int:
     return await asyncio.to_thread(move_count, pg_dsn)
 
 
+def slowest(recorder: Recorder, count: int = 12) -> list[list[float]]:
+    """The slowest move POSTs as [epoch second sent, ms from the intended start], slowest
+    first: when a tail happened, to set beside the servers' own logs."""
+    timed = sorted(zip(recorder.post_ms, recorder.post_sent, strict=True), reverse=True)
+    return [[round(sent, 3), round(ms, 1)] for ms, sent in timed[:count]]
+
+
 def phase_report(recorder: Recorder, *, seconds: float, commit_ms: list[float]) -> dict:
     fives = {key: count for key, count in recorder.statuses.items() if _is_5xx(key)}
     return {
@@ -103,6 +110,7 @@ def phase_report(recorder: Recorder, *, seconds: float, commit_ms: list[float]) 
         "moves_ok_client": recorder.moves_ok,
         "move_post_ms_from_intended_start": summary(recorder.post_ms),
         "move_post_ms_from_send": summary(recorder.post_service_ms),
+        "slowest_move_posts": slowest(recorder),
         "board_get_ms": summary(recorder.board_ms),
         "socket_ms_from_post_start": summary(recorder.socket_ms),
         "socket_ms_from_move_row_created": summary(commit_ms),

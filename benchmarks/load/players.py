@@ -44,6 +44,7 @@ class Recorder:
     """Everything one phase saw, client side (times in ms)."""
 
     post_ms: list[float] = field(default_factory=list)  # from the intended start
+    post_sent: list[float] = field(default_factory=list)  # epoch s of each POST's send
     post_service_ms: list[float] = field(default_factory=list)  # from the actual send
     board_ms: list[float] = field(default_factory=list)
     socket_ms: list[float] = field(default_factory=list)  # POST start -> other seat's push
@@ -240,7 +241,7 @@ class Pair:
         assert form is not None
         player, other = self.players[mover], self.players[1 - mover]
         other.forget_pushes()  # nothing for this ply can have arrived before the POST
-        sent = time.perf_counter()
+        sent, sent_epoch = time.perf_counter(), time.time()
         try:
             async with player.session.post(
                 form.action, data=form.data(), headers=player.htmx_headers(self.match_id, post=True)
@@ -254,6 +255,7 @@ class Pair:
         recorder.status("move", code, body)
         recorder.post_ms.append((done - (intended if intended is not None else sent)) * 1000)
         recorder.post_service_ms.append((done - sent) * 1000)
+        recorder.post_sent.append(sent_epoch)
         if code != 200:
             # A player whose tap failed taps again a moment later (at most a second, or
             # what Retry-After asks for if less), after the page has re-fetched its board.
