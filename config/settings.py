@@ -155,11 +155,8 @@ WEB_QUEUE_SECONDS = env.float("WEB_QUEUE_SECONDS", default=10.0)
 # the long tails of the load benchmark with idle sockets (docs/benchmarks.md, ninth pass).
 # Collecting the youngest objects after 20,000 allocations rather than 700 lets the
 # short-lived ones (a request's, a render's) die first, so fewer reach the old generation
-# and full collections all but stop. The middle generation is collected after every third
-# young collection rather than every twenty-first: what a burst of sockets leaves there
-# (4,000 opened in six seconds) is scanned in a few short collections while they open,
-# not in one of 135-360 ms minutes later (docs/operations.md). Empty: Python's defaults.
-GC_THRESHOLDS = [int(value) for value in env.list("GC_THRESHOLDS", default=["20000", "2", "20"])]
+# and full collections all but stop. Empty: Python's defaults.
+GC_THRESHOLDS = [int(value) for value in env.list("GC_THRESHOLDS", default=["20000", "20", "20"])]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL", default="")

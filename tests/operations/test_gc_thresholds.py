@@ -26,7 +26,7 @@ def thresholds_of_a_worker(setting: str | None) -> str:
 
 @pytest.mark.parametrize(
     ("setting", "expected"),
-    [(None, "20000 2 20"), ("5000,15,30", "5000 15 30"), ("", "700 10 10")],
+    [(None, "20000 20 20"), ("5000,15,30", "5000 15 30"), ("", "700 10 10")],
 )
 def test_the_asgi_application_sets_the_gc_thresholds(setting, expected):
     assert thresholds_of_a_worker(setting) == expected
