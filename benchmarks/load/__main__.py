@@ -304,7 +304,7 @@ def generator_garbage_set_aside():
     generator holds when a phase starts (its players, their sessions, the 4,000 idle
     sockets) is collected once and set aside (`gc.freeze`) for the phase, and given back
     after it. Without this, a full collection in the generator scanned the idle sockets
-    for 170-240 ms, and every answer that arrived meanwhile was timed that much late (the
+    for 166-318 ms, and every answer that arrived meanwhile was timed that much late (the
     idle phase's p99 and max: docs/benchmarks.md, nineteenth pass)."""
     gc.collect()
     gc.freeze()
