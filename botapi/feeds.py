@@ -30,6 +30,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections
 
+from config.channel_layer import ChannelLayerUnavailable
+
 logger = logging.getLogger(__name__)
 
 # What a feed's read answers: (version, whether the match is over, the document or None
@@ -87,11 +89,12 @@ class Feed:
 
     async def _run(self) -> None:
         layer = get_channel_layer()
-        channel = await layer.new_channel() if layer is not None else ""
-        if layer is not None:
-            await layer.group_add(self.group, channel)
+        channel = ""
         receiving: asyncio.Future[Any] | None = None
         try:
+            if layer is not None:
+                channel = await layer.new_channel()
+                await layer.group_add(self.group, channel)
             while self.queues:
                 self.wake.clear()
                 version, is_over, document = await _read_closing(self.read, self.version)
@@ -110,7 +113,10 @@ class Feed:
                 )
                 waking.cancel()
                 if receiving is not None and receiving.done():
-                    receiving = None  # a push: read again
+                    pushed, receiving = receiving, None
+                    pushed.result()  # a push (read again), or the lost connection's error
+        except ChannelLayerUnavailable as error:  # the streams end; their clients reconnect
+            logger.warning("the stream feed %s ends: %s", self.key, error)
         except Exception:
             logger.exception("the stream feed %s failed", self.key)
         finally:
@@ -119,7 +125,7 @@ class Feed:
             self._publish(None)  # every stream ends: a client reconnects
             if receiving is not None:
                 receiving.cancel()
-            if layer is not None:
+            if channel:
                 with contextlib.suppress(Exception):
                     await layer.group_discard(self.group, channel)
 

@@ -38,6 +38,7 @@ from django.views.decorators.http import require_GET
 from botapi import feeds, limits, selectors
 from botapi.errors import ApiError, NotFound, ScopeMissing, TokenRefused
 from botapi.models import ApiToken
+from config.channel_layer import ChannelLayerUnavailable
 from games import presence
 from games import selectors as game_selectors
 from games.notifications import group_for_seat, group_for_spectators
@@ -92,12 +93,16 @@ async def _follow(
 ) -> AsyncIterator[bytes]:
     """Lines from `read` (whether the stream is over, and the documents to send: none when
     nothing changed), first at once, then on each push to `groups` or keep-alive tick; an
-    empty line when there is nothing to send."""
+    empty line when there is nothing to send. The stream ends (the client reconnects) if its
+    process loses the channel layer's listening connection."""
     layer = get_channel_layer()
-    channel = await layer.new_channel() if layer is not None else ""
-    for group in groups if layer is not None else []:
-        await layer.group_add(group, channel)
+    channel = ""
+    pushes = _Pushes(layer, channel)
     try:
+        if layer is not None:
+            channel = pushes.channel = await layer.new_channel()
+            for group in groups:
+                await layer.group_add(group, channel)
         while True:
             await sync_to_async(on_tick)(channel)
             is_over, documents = await sync_to_async(_read_closing(read))()
@@ -107,9 +112,12 @@ async def _follow(
                 yield b"\n"
             if is_over:
                 return
-            await _wait(layer, channel)
+            await pushes.wait()
+    except ChannelLayerUnavailable as error:
+        logger.warning("a Bot API stream ends: %s", error)
     finally:
-        for group in groups if layer is not None else []:
+        pushes.close()
+        for group in groups if channel else []:
             with contextlib.suppress(Exception):
                 await layer.group_discard(group, channel)
         with contextlib.suppress(Exception):
@@ -127,14 +135,31 @@ def _read_closing(read: Callable[[], Any]) -> Callable[[], Any]:
     return run
 
 
-async def _wait(layer: Any, channel: str) -> None:
-    """Until a push reaches `channel` (then every push already queued is taken too, so a
-    burst is one re-read) or the keep-alive time passes."""
-    if layer is None:
-        await asyncio.sleep(keepalive_seconds())
-        return
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(layer.receive(channel), timeout=keepalive_seconds())
+class _Pushes:
+    """The pushes to a stream's channel, waited for across keep-alives. One receive stays
+    pending until a push answers it: cancelling it at a keep-alive would give up the
+    channel's subscription (config.channel_layer), and every later push would be lost."""
+
+    def __init__(self, layer: Any, channel: str) -> None:
+        self.layer, self.channel = layer, channel
+        self.receiving: asyncio.Future[Any] | None = None
+
+    async def wait(self) -> None:
+        """Until a push arrives or the keep-alive time passes. A lost listening connection
+        raises ChannelLayerUnavailable."""
+        if self.layer is None:
+            await asyncio.sleep(keepalive_seconds())
+            return
+        if self.receiving is None:
+            self.receiving = asyncio.ensure_future(self.layer.receive(self.channel))
+        done, _pending = await asyncio.wait({self.receiving}, timeout=keepalive_seconds())
+        if done:
+            receiving, self.receiving = self.receiving, None
+            receiving.result()
+
+    def close(self) -> None:
+        if self.receiving is not None:
+            self.receiving.cancel()
 
 
 # --- a match ---------------------------------------------------------------------------------

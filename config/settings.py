@@ -477,6 +477,9 @@ if SENTRY_DSN:
         traces_sample_rate=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0),
     )
 
+# The Bot API's streams send an empty line after this many seconds without a change, so that
+# proxies and clients do not take an idle stream for a dead one (docs/bot-api.md, "Streams").
+BOTAPI_STREAM_KEEPALIVE = env.float("BOTAPI_STREAM_KEEPALIVE", default=5.0)
 # How long a player's own match page may wait before the socket push is backed by polling.
 MATCH_POLL_SECONDS = env.int("MATCH_POLL_SECONDS", default=30)
 # A table nobody joined is taken out of the lobby (and cancelled) after this many hours.

@@ -26,6 +26,7 @@ from tests.live import (
 
 CAP = 2  # concurrent requests per process, and database connections per process
 STREAMS = 3 * CAP
+KEEPALIVE = 0.3  # seconds: several pass while the streams idle
 
 MAKE_PLAYERS = """
 import json
@@ -58,6 +59,7 @@ def server(tmp_path_factory) -> Iterator[tuple[LiveServer, dict[str, str]]]:
             WEB_QUEUE_SECONDS="1",
             DB_POOL_MAX_SIZE=str(CAP),
             DB_POOL_TIMEOUT="2",
+            BOTAPI_STREAM_KEEPALIVE=str(KEEPALIVE),
         )
         prepare_database(env)
         made = subprocess.run(
@@ -85,13 +87,13 @@ def test_the_cap_exempts_exactly_the_two_stream_paths():
 
 async def _open(
     client: httpx.AsyncClient, path: str, token: str, opened: list[httpx.Response]
-) -> dict:
-    """Open a stream, keep it in `opened`, and answer its first line."""
+) -> tuple[httpx.Response, dict]:
+    """Open a stream, keep it in `opened` (to be closed), and answer it with its first line."""
     request = client.build_request("GET", path, headers={"Authorization": f"Bearer {token}"})
     response = await client.send(request, stream=True)
     opened.append(response)
     assert response.status_code == 200, await response.aread()
-    return await _next_line(response)
+    return response, await _next_line(response)
 
 
 _lines: dict[int, AsyncIterator[str]] = {}  # each open stream's lines, read on and on
@@ -121,11 +123,15 @@ def test_more_streams_than_the_cap_and_the_pool_and_pages_still_answer(server):
                 # The robot's seat, (STREAMS - 1) times; the invited human's events.
                 paths = [(f"/api/v1/matches/{match_id}/stream", tokens["robo"])] * (STREAMS - 1)
                 paths.append(("/api/v1/stream/events", tokens["human"]))
-                firsts = await asyncio.wait_for(
+                streams = await asyncio.wait_for(
                     asyncio.gather(*(_open(client, *path, opened) for path in paths)), 30
                 )
-                assert {first["type"] for first in firsts[:-1]} == {"match"}
-                assert firsts[-1]["type"] == "invitation"
+                assert {first["type"] for _stream, first in streams[:-1]} == {"match"}
+                (robot_stream, _first), (events_stream, invited) = streams[0], streams[-1]
+                assert invited["type"] == "invitation"
+                # Idle across several keep-alives: each stream sends empty lines and stays
+                # subscribed to its pushes.
+                await asyncio.sleep(5 * KEEPALIVE)
                 # Every stream is open and idle: a page (which reads the database through
                 # its context processors) and an API call answer at once.
                 async with httpx.AsyncClient(base_url=live.url, timeout=20) as anonymous:
@@ -137,8 +143,11 @@ def test_more_streams_than_the_cap_and_the_pool_and_pages_still_answer(server):
                 human = {"Authorization": f"Bearer {tokens['human']}"}
                 joined = await client.post(f"/api/v1/matches/{match_id}/accept", headers=human)
                 assert joined.status_code == 200, joined.text
-                seen = await asyncio.wait_for(_next_status(opened[0]), 20)
+                seen = await asyncio.wait_for(_next_status(robot_stream), 20)
                 assert seen == "active"
+                # The events stream, idle until now, still follows the account.
+                started = await asyncio.wait_for(_next_line(events_stream), 20)
+                assert started["type"] == "match_started", started
             finally:
                 for response in opened:
                     await response.aclose()
