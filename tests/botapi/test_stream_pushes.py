@@ -29,15 +29,18 @@ def _fast_and_clean():
     yield
 
 
-def layers_on(redis) -> dict:
+def layer_config(redis) -> dict:
     host = {"address": redis.url, "socket_timeout": None, "max_connections": 4}
+    return {"hosts": [host], "prefix": "test."}
+
+
+def layers_on(redis) -> dict:
     backend = "config.channel_layer.PubSubChannelLayer"
-    return {"default": {"BACKEND": backend, "CONFIG": {"hosts": [host], "prefix": "test."}}}
+    return {"default": {"BACKEND": backend, "CONFIG": layer_config(redis)}}
 
 
 def a_layer(redis) -> PubSubChannelLayer:
-    host = {"address": redis.url, "socket_timeout": None, "max_connections": 4}
-    return PubSubChannelLayer(hosts=[host], prefix="test.")
+    return PubSubChannelLayer(**layer_config(redis))
 
 
 @pytest.mark.asyncio
