@@ -88,13 +88,9 @@ class Feed:
             queue.put_nowait(item)
 
     async def _run(self) -> None:
-        layer = get_channel_layer()
-        channel = ""
-        receiving: asyncio.Future[Any] | None = None
+        pushes = Pushes([self.group])
         try:
-            if layer is not None:
-                channel = await layer.new_channel()
-                await layer.group_add(self.group, channel)
+            await pushes.subscribe()
             while self.queues:
                 self.wake.clear()
                 version, is_over, document = await _read_closing(self.read, self.version)
@@ -104,17 +100,7 @@ class Feed:
                 if is_over:
                     self.is_over = True
                     return
-                if layer is not None and receiving is None:
-                    receiving = asyncio.ensure_future(layer.receive(channel))
-                waking = asyncio.ensure_future(self.wake.wait())
-                waits = {waking} if receiving is None else {waking, receiving}
-                await asyncio.wait(
-                    waits, timeout=resync_seconds(), return_when=asyncio.FIRST_COMPLETED
-                )
-                waking.cancel()
-                if receiving is not None and receiving.done():
-                    pushed, receiving = receiving, None
-                    pushed.result()  # a push (read again), or the lost connection's error
+                await pushes.wait(resync_seconds(), wake=self.wake)
         except ChannelLayerUnavailable as error:  # the streams end; their clients reconnect
             logger.warning("the stream feed %s ends: %s", self.key, error)
         except Exception:
@@ -123,11 +109,56 @@ class Feed:
             self._forget()
             self.is_over = True
             self._publish(None)  # every stream ends: a client reconnects
-            if receiving is not None:
-                receiving.cancel()
-            if channel:
-                with contextlib.suppress(Exception):
-                    await layer.group_discard(self.group, channel)
+            await pushes.close()
+
+
+class Pushes:
+    """The pushes to `groups` on a channel of their own, waited for across timeouts. One
+    receive stays pending until a push answers it: cancelling it when a wait times out
+    would give up the channel's subscription (config.channel_layer), and every later push
+    would be lost. Without a channel layer there are no pushes: a wait is its timeout."""
+
+    def __init__(self, groups: list[str]) -> None:
+        self.layer = get_channel_layer()
+        self.groups = groups
+        self.channel = ""
+        self.receiving: asyncio.Future[Any] | None = None
+
+    async def subscribe(self) -> None:
+        if self.layer is not None:
+            self.channel = await self.layer.new_channel()
+            for group in self.groups:
+                await self.layer.group_add(group, self.channel)
+
+    async def wait(self, timeout: float, *, wake: asyncio.Event | None = None) -> None:
+        """Until a push arrives, `wake` is set, or `timeout` seconds pass. A lost listening
+        connection raises ChannelLayerUnavailable."""
+        waits: set[asyncio.Future[Any]] = set()
+        if self.channel:
+            if self.receiving is None:
+                self.receiving = asyncio.ensure_future(self.layer.receive(self.channel))
+            waits.add(self.receiving)
+        waking = asyncio.ensure_future(wake.wait()) if wake is not None else None
+        if waking is not None:
+            waits.add(waking)
+        try:
+            if waits:
+                await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            else:
+                await asyncio.sleep(timeout)
+        finally:
+            if waking is not None:
+                waking.cancel()
+        if self.receiving is not None and self.receiving.done():
+            pushed, self.receiving = self.receiving, None
+            pushed.result()  # a push, or the lost connection's error
+
+    async def close(self) -> None:
+        if self.receiving is not None:
+            self.receiving.cancel()
+        for group in self.groups if self.channel else []:
+            with contextlib.suppress(Exception):
+                await self.layer.group_discard(group, self.channel)
 
 
 async def _read_closing(read: Read, known: str | None) -> tuple[str | None, bool, Any]:

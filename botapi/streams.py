@@ -29,7 +29,6 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections
 from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
@@ -95,16 +94,11 @@ async def _follow(
     nothing changed), first at once, then on each push to `groups` or keep-alive tick; an
     empty line when there is nothing to send. The stream ends (the client reconnects) if its
     process loses the channel layer's listening connection."""
-    layer = get_channel_layer()
-    channel = ""
-    pushes = _Pushes(layer, channel)
+    pushes = feeds.Pushes(groups)
     try:
-        if layer is not None:
-            channel = pushes.channel = await layer.new_channel()
-            for group in groups:
-                await layer.group_add(group, channel)
+        await pushes.subscribe()
         while True:
-            await sync_to_async(on_tick)(channel)
+            await sync_to_async(on_tick)(pushes.channel)
             is_over, documents = await sync_to_async(_read_closing(read))()
             for document in documents:
                 yield _line(document)
@@ -112,16 +106,13 @@ async def _follow(
                 yield b"\n"
             if is_over:
                 return
-            await pushes.wait()
+            await pushes.wait(keepalive_seconds())
     except ChannelLayerUnavailable as error:
         logger.warning("a Bot API stream ends: %s", error)
     finally:
-        pushes.close()
-        for group in groups if channel else []:
-            with contextlib.suppress(Exception):
-                await layer.group_discard(group, channel)
+        await pushes.close()
         with contextlib.suppress(Exception):
-            await sync_to_async(on_close)(channel)
+            await sync_to_async(on_close)(pushes.channel)
 
 
 def _read_closing(read: Callable[[], Any]) -> Callable[[], Any]:
@@ -133,33 +124,6 @@ def _read_closing(read: Callable[[], Any]) -> Callable[[], Any]:
             close_old_connections()
 
     return run
-
-
-class _Pushes:
-    """The pushes to a stream's channel, waited for across keep-alives. One receive stays
-    pending until a push answers it: cancelling it at a keep-alive would give up the
-    channel's subscription (config.channel_layer), and every later push would be lost."""
-
-    def __init__(self, layer: Any, channel: str) -> None:
-        self.layer, self.channel = layer, channel
-        self.receiving: asyncio.Future[Any] | None = None
-
-    async def wait(self) -> None:
-        """Until a push arrives or the keep-alive time passes. A lost listening connection
-        raises ChannelLayerUnavailable."""
-        if self.layer is None:
-            await asyncio.sleep(keepalive_seconds())
-            return
-        if self.receiving is None:
-            self.receiving = asyncio.ensure_future(self.layer.receive(self.channel))
-        done, _pending = await asyncio.wait({self.receiving}, timeout=keepalive_seconds())
-        if done:
-            receiving, self.receiving = self.receiving, None
-            receiving.result()
-
-    def close(self) -> None:
-        if self.receiving is not None:
-            self.receiving.cancel()
 
 
 # --- a match ---------------------------------------------------------------------------------

@@ -13,8 +13,7 @@ import pytest
 from django.test import override_settings
 
 from botapi import feeds
-from botapi.streams import _Pushes
-from config.channel_layer import ChannelLayerUnavailable, PubSubChannelLayer
+from config.channel_layer import ChannelLayerUnavailable
 from tests.realtime.live_redis import needs_redis, throwaway_redis
 
 pytestmark = [needs_redis]
@@ -29,60 +28,48 @@ def _fast_and_clean():
     yield
 
 
-def layer_config(redis) -> dict:
-    host = {"address": redis.url, "socket_timeout": None, "max_connections": 4}
-    return {"hosts": [host], "prefix": "test."}
-
-
 def layers_on(redis) -> dict:
+    host = {"address": redis.url, "socket_timeout": None, "max_connections": 4}
     backend = "config.channel_layer.PubSubChannelLayer"
-    return {"default": {"BACKEND": backend, "CONFIG": layer_config(redis)}}
-
-
-def a_layer(redis) -> PubSubChannelLayer:
-    return PubSubChannelLayer(**layer_config(redis))
+    return {"default": {"BACKEND": backend, "CONFIG": {"hosts": [host], "prefix": "test."}}}
 
 
 @pytest.mark.asyncio
-@override_settings(BOTAPI_STREAM_KEEPALIVE=KEEPALIVE)
 async def test_a_stream_idle_across_keep_alives_still_hears_the_next_push():
-    """A keep-alive does not give up the subscription (cancelling the receive would)."""
-    with throwaway_redis() as redis:
-        layer = a_layer(redis)
-        channel = await layer.new_channel()
-        await layer.group_add("user-7", channel)
-        pushes = _Pushes(layer, channel)
+    """A wait that times out does not give up the subscription (cancelling the receive
+    would)."""
+    with throwaway_redis() as redis, override_settings(CHANNEL_LAYERS=layers_on(redis)):
+        pushes = feeds.Pushes(["user-7"])
         try:
+            await pushes.subscribe()
             for _tick in range(5):
-                await asyncio.wait_for(pushes.wait(), WAIT)  # the keep-alive time passes
+                await asyncio.wait_for(pushes.wait(KEEPALIVE), WAIT)  # the time passes
             assert pushes.receiving is not None and not pushes.receiving.done()
-            await layer.group_send("user-7", {"type": "events.changed"})
-            await asyncio.wait_for(pushes.wait(), WAIT)
+            await pushes.layer.group_send("user-7", {"type": "events.changed"})
+            await asyncio.wait_for(pushes.wait(WAIT), WAIT)
             assert pushes.receiving is None  # the push answered it: read again
-            await layer.group_send("user-7", {"type": "events.changed"})
+            await pushes.layer.group_send("user-7", {"type": "events.changed"})
             async with asyncio.timeout(WAIT):  # the next one is heard too
                 while True:
-                    await pushes.wait()
+                    await pushes.wait(KEEPALIVE)
                     if pushes.receiving is None:
                         break
         finally:
-            pushes.close()
+            await pushes.close()
 
 
 @pytest.mark.asyncio
-@override_settings(BOTAPI_STREAM_KEEPALIVE=KEEPALIVE)
 async def test_a_stream_whose_process_lost_redis_hears_so():
-    with throwaway_redis() as redis:
-        layer = a_layer(redis)
-        channel = await layer.new_channel()
-        pushes = _Pushes(layer, channel)
-        await asyncio.wait_for(pushes.wait(), WAIT)
+    with throwaway_redis() as redis, override_settings(CHANNEL_LAYERS=layers_on(redis)):
+        pushes = feeds.Pushes(["user-7"])
+        await pushes.subscribe()
+        await asyncio.wait_for(pushes.wait(KEEPALIVE), WAIT)
         redis.kill()
         with pytest.raises(ChannelLayerUnavailable):
             async with asyncio.timeout(WAIT):
                 while True:
-                    await pushes.wait()
-        pushes.close()
+                    await pushes.wait(KEEPALIVE)
+        await pushes.close()
 
 
 @pytest.mark.asyncio
