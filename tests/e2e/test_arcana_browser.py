@@ -16,9 +16,10 @@ with the tutorial, then beats their first boss on the PvE path (/arcana/path/).
    for sure, the test reads the fight's seed from the server's database and plays the
    match out here first, on the engine, with the oracle (Hard's search on the true state:
    a test may peek) in my seat and the boss's own level answering from the server's own
-   chance (`ai/<seat>/<ply>`): a fight the oracle would lose is resigned and fought
-   again; a won one is then clicked move by move in the browser. The path page then shows
-   the stage cleared and its reward.
+   chance (`ai/<seat>/<ply>`). The oracle tries each deal with a few of its own chance
+   streams (one wins about 65% of deals, one of three about 88%); a fight none of them
+   wins is resigned and fought again; a won one is then clicked move by move. The path
+   page then shows the stage cleared and its reward.
 
 The AI answers inside the move's request (eager Celery); each click waits until the
 board's data-ply has moved on and it is my turn again (or the match is over).
@@ -93,7 +94,8 @@ def _shoot(page, shots, name: str) -> None:
 
 
 GAME = registry.get("grimhand")
-FIGHTS = 6  # fights started at most: the oracle wins most; a loss is resigned first
+FIGHTS = 6  # fights started at most: a deal no oracle line wins is resigned first
+ORACLE_TRIES = 3  # the oracle's own chance streams tried on each deal
 CLEAR_FIRST_STAGES = """
 from django.contrib.auth import get_user_model
 from django.utils import timezone
@@ -130,8 +132,19 @@ def _fight_deal(server, match_id: int) -> dict:
 
 
 def _won_line(deal: dict) -> list[dict] | None:
-    """My moves (seat 0) of the whole fight if the oracle in my seat wins it against the
-    house's level answering as the server would (None: the oracle would lose)."""
+    """My moves (seat 0) of the whole fight from the first of the oracle's chance streams
+    that wins it against the house's level answering as the server would (None: the
+    oracle would lose with each). One stream alone lost 35% of 40 fresh deals; with CI's
+    six fights that failed the test about once in 500 runs, and it did."""
+    for attempt in range(ORACLE_TRIES):
+        line = _oracle_line(deal, attempt)
+        if line is not None:
+            return line
+    return None
+
+
+def _oracle_line(deal: dict, attempt: int) -> list[dict] | None:
+    """My moves of the whole fight if the oracle, on its chance stream `attempt`, wins it."""
     seed = bytes.fromhex(deal["seed"])
     state = GAME.new(2, seed, deal["options"])
     for seat, move in deal["moves"]:
@@ -142,7 +155,7 @@ def _won_line(deal: dict) -> list[dict] | None:
         seat = GAME.to_act(state)[0]
         view, legal = GAME.view(state, seat), GAME.legal_moves(state, seat)
         if seat == 0:
-            chance = Chance(seed, f"test/oracle/{state.ply}")
+            chance = Chance(seed, f"test/oracle/{attempt}/{state.ply}")
             move = oracle.choose(GAME, view, legal, chance, truth=Revealed(state, seat))
             mine.append(move)
         else:
