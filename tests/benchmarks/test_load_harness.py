@@ -103,7 +103,9 @@ def test_the_open_loop_keeps_its_timetable_when_requests_are_slow():
     elapsed = time.perf_counter() - started
     assert schedule.fired == 30
     assert schedule.unfinished == 0
-    assert elapsed < 0.3 + 0.2 + 0.3  # the window, one slow answer, slack for a busy CPU
+    # The window and one slow answer take 0.5 s; sends that waited for answers would take
+    # 30 x 0.2 = 6 s. The bound sits between, far from both: a CI machine can stall.
+    assert elapsed < 3.0
     gaps = [later - earlier for earlier, later in zip(intended, intended[1:], strict=False)]
     assert all(gap == pytest.approx(0.01, abs=1e-6) for gap in gaps)
     assert len(schedule.lateness) == 30
