@@ -23,7 +23,7 @@ from tests.live import fresh_database, live_server, prepare_database, server_env
 
 pytestmark = pytest.mark.e2e
 
-PUSH_TIMEOUT = 3_000  # ms
+PUSH_TIMEOUT = 10_000  # ms: a bound on a push arriving, not a timing (benchmarks time pushes)
 
 
 def _policy_of(player: Player, match_id: int) -> str:

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, expect
 
 pytestmark = pytest.mark.e2e
 
-PUSH_TIMEOUT = 3_000  # ms: a move must show on the other pages this fast
+PUSH_TIMEOUT = 10_000  # ms: a bound on a push arriving, not a timing (benchmarks time pushes)
 TURNS = 4
 
 

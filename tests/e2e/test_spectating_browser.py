@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, expect
 
 pytestmark = pytest.mark.e2e
 
-PUSH_TIMEOUT = 3_000  # ms
+PUSH_TIMEOUT = 10_000  # ms: a bound on a push arriving, not a timing (benchmarks time pushes)
 PLIES = 6
 
 
