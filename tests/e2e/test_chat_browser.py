@@ -12,12 +12,11 @@ import re
 import secrets
 
 import pytest
-from players import new_player, report_failure, start_duel
+from players import PUSH_TIMEOUT, new_player, report_failure, start_duel
 from playwright.sync_api import Browser, expect
 
 pytestmark = pytest.mark.e2e
 
-PUSH_TIMEOUT = 10_000  # ms: a bound on a push arriving, not a timing (benchmarks time pushes)
 
 # A moderator's removal, made in a process of its own against the server's database, as the
 # admin's "Remove the selected messages" action does it (community.services.message_remove).

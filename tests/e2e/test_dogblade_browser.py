@@ -15,6 +15,7 @@ import secrets
 
 import pytest
 from players import (
+    PUSH_TIMEOUT,
     Player,
     new_player,
     report_failure,
@@ -25,7 +26,6 @@ from playwright.sync_api import Browser, expect
 pytestmark = pytest.mark.e2e
 
 PLIES_BY_HAND = 14
-PUSH_TIMEOUT = 10_000  # ms: a bound on a push arriving, not a timing (benchmarks time pushes)
 FINISH_TIMEOUT = 60_000  # ms: auto-play plays the rest of the match
 
 

@@ -16,6 +16,7 @@ import secrets
 
 import pytest
 from players import (
+    PUSH_TIMEOUT,
     Player,
     new_player,
     report_failure,
@@ -25,7 +26,6 @@ from playwright.sync_api import Browser, expect
 
 pytestmark = pytest.mark.e2e
 
-PUSH_TIMEOUT = 10_000  # ms: a bound on a push arriving, not a timing (benchmarks time pushes)
 VALUES = {"A": 1, **{str(value): value for value in range(2, 11)}}
 
 

@@ -14,14 +14,13 @@ import re
 import secrets
 
 import pytest
-from players import new_player, report_failure, start_duel
+from players import PUSH_TIMEOUT, new_player, report_failure, start_duel
 from playwright.sync_api import Browser, Route, expect
 
 from config.overload import RETRY_AFTER_SECONDS, UNREACHABLE_PAGE
 
 pytestmark = pytest.mark.e2e
 
-PUSH_TIMEOUT = 10_000  # ms: a bound on a push arriving, not a timing (benchmarks time pushes)
 BOARD = re.compile(r"/matches/\d+/board/")
 MOVE = re.compile(r"/matches/\d+/move/")
 

@@ -15,15 +15,13 @@ import secrets
 from pathlib import Path
 
 import pytest
-from players import Player, new_player, report_failure, start_duel
+from players import PUSH_TIMEOUT, Player, new_player, report_failure, start_duel
 from playwright.sync_api import Browser, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.live import fresh_database, live_server, prepare_database, server_env
 
 pytestmark = pytest.mark.e2e
-
-PUSH_TIMEOUT = 10_000  # ms: a bound on a push arriving, not a timing (benchmarks time pushes)
 
 
 def _policy_of(player: Player, match_id: int) -> str:

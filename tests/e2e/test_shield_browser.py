@@ -13,12 +13,19 @@ import re
 import secrets
 
 import pytest
-from players import MATCH_URL, Player, new_player, report_failure, seat_guests, sign_up
+from players import (
+    MATCH_URL,
+    PUSH_TIMEOUT,
+    Player,
+    new_player,
+    report_failure,
+    seat_guests,
+    sign_up,
+)
 from playwright.sync_api import Browser, expect
 
 pytestmark = pytest.mark.e2e
 
-PUSH_TIMEOUT = 10_000  # ms: a bound on a push arriving, not a timing (benchmarks time pushes)
 TURNS = 4
 
 

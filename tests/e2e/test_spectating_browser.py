@@ -11,12 +11,19 @@ import re
 import secrets
 
 import pytest
-from players import Player, accept_invitation, create_match, new_player, report_failure, sign_up
+from players import (
+    PUSH_TIMEOUT,
+    Player,
+    accept_invitation,
+    create_match,
+    new_player,
+    report_failure,
+    sign_up,
+)
 from playwright.sync_api import Browser, expect
 
 pytestmark = pytest.mark.e2e
 
-PUSH_TIMEOUT = 10_000  # ms: a bound on a push arriving, not a timing (benchmarks time pushes)
 PLIES = 6
 
 
